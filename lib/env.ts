@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { DEFAULT_DATABASE_URL } from "./db/sqlite-url.ts";
+
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+const timeZone = z.string().refine(
+  (tz) => {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: "must be an IANA time zone such as UTC or Europe/Berlin" },
+);
+
+const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ""));
+
+const schema = z
+  .object({
+    PORT: int(3000, 0).refine((p) => p <= 65535, "must be a port number"),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    DATABASE_URL: z.string().min(1).default(DEFAULT_DATABASE_URL),
+    SHARECOUNT_NETWORKS: z.enum(["sandbox", "live"]).optional(),
+    FACEBOOK_GRAPH_URL: httpUrl.default("https://graph.facebook.com/v24.0"),
+    FACEBOOK_ACCESS_TOKEN: z.string().optional(),
+    PINTEREST_COUNT_URL: httpUrl.default("https://widgets.pinterest.com/v1/urls/count.json"),
+    QUOTA_TIMEZONE: timeZone.default("UTC"),
+    COUNT_CACHE_TTL_SECONDS: int(1200, 1).refine((s) => s <= 3600, "must be at most 3600 (one hour)"),
+    COUNT_CACHE_MAX_URLS: int(100_000, 1),
+    STALE_MAX_AGE_SECONDS: int(7 * 24 * 3600),
+    NETWORK_TIMEOUT_MS: int(4000, 50),
+    FACEBOOK_CALLS_PER_URL_PER_HOUR: int(10, 1),
+    FACEBOOK_APP_CALLS_PER_HOUR: int(20_000, 1),
+    BULK_CONCURRENCY: int(64, 1),
+    BULK_RETENTION_DAYS: int(7, 1),
+    BULK_MAX_BODY_BYTES: int(8 * 1024 * 1024, 1024),
+    SANDBOX_PORT: int(0, 0),
+    SANDBOX_LATENCY_MS: int(20, 0),
+  })
+  .transform((env) => ({
+    ...env,
+    // No upstream credentials means the sandbox: `npm start` works out of the box and never fakes live data.
+    SHARECOUNT_NETWORKS: env.SHARECOUNT_NETWORKS ?? (env.FACEBOOK_ACCESS_TOKEN ? "live" : "sandbox"),
+  }))
+  .superRefine((env, ctx) => {
+    if (env.SHARECOUNT_NETWORKS === "live" && !env.FACEBOOK_ACCESS_TOKEN) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["FACEBOOK_ACCESS_TOKEN"],
+        message: "is required when SHARECOUNT_NETWORKS=live (format: <app-id>|<app-secret>)",
+      });
+    }
+  });
+
+export type Env = z.infer<typeof schema>;
+
+export class EnvError extends Error {}
+
+/** Parses the environment once at start-up; the message names every bad variable. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  // Empty strings are unset: a blank line in .env must not override a default.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "environment"}: ${issue.message}`);
+  throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+}

@@ -1,0 +1,51 @@
+/**
+ * Which URLs can be counted, and the one normalized form they are cached and counted under.
+ * Runs in the browser too (the dashboard checks bulk files before upload), so only web-standard APIs.
+ */
+
+export const MAX_URL_LENGTH = 2048;
+
+export type CountUrlResult = { ok: true; url: URL; normalized: string } | { ok: false; reason: string };
+
+const SCHEME_ENCODED_ONCE = /^https?%3a/i;
+
+/**
+ * Undoes the extra percent-encoding some clients add (a jQuery snippet encodes the URL and jQuery encodes it again).
+ * A URL that still starts with an encoded scheme after the query string was decoded once is decoded again.
+ */
+function undoExtraEncoding(value: string): string {
+  let current = value;
+  for (let i = 0; i < 2 && SCHEME_ENCODED_ONCE.test(current); i++) {
+    try {
+      current = decodeURIComponent(current);
+    } catch {
+      break;
+    }
+  }
+  return current;
+}
+
+export function parseCountUrl(input: string): CountUrlResult {
+  const value = undoExtraEncoding(input.trim());
+  if (value.length === 0) return { ok: false, reason: "the url parameter is empty" };
+  if (value.length > MAX_URL_LENGTH) return { ok: false, reason: `the URL is longer than ${MAX_URL_LENGTH} characters` };
+  if (!/^https?:\/\//i.test(value)) {
+    return { ok: false, reason: "the URL must be complete, starting with http:// or https://" };
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { ok: false, reason: "the URL could not be parsed; send a complete, percent-encoded URL" };
+  }
+  const host = url.hostname.replace(/\.$/, "");
+  if (!host.includes(".") && !host.startsWith("[")) {
+    return { ok: false, reason: "the URL must name a public host (such as example.com)" };
+  }
+  // Credentials and fragments never reach a share counter; the host keeps its punycode form.
+  url.username = "";
+  url.password = "";
+  url.hash = "";
+  url.hostname = host;
+  return { ok: true, url, normalized: url.href };
+}

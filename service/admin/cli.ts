@@ -1,0 +1,101 @@
+import { parseArgs } from "node:util";
+import { Accounts, AccountError } from "../../lib/accounts/accounts.ts";
+import { migrate } from "../../lib/db/migrate.ts";
+import { createPrisma } from "../../lib/db/prisma.ts";
+import { EnvError, parseEnv } from "../../lib/env.ts";
+import { listPlans, updatePlan } from "../../lib/plans.ts";
+
+const USAGE = `usage: npm run -s admin -- <command> [options]
+  account:create --email E --plan free|plus|business|dedicated [--password P]
+  account:plan   --email E --plan P
+  account:show   --email E
+  key:roll       --email E
+  whitelist:set  --email E --domains a.com,*.b.com --enabled true|false
+  plan:list
+  plan:set       --plan P [--daily-quota N] [--bulk-batch-limit N] [--custom-ttl true|false]
+Each command prints one JSON object on stdout; on error it prints {"error": "..."} and exits with 1.`;
+
+const options = {
+  email: { type: "string" },
+  plan: { type: "string" },
+  password: { type: "string" },
+  domains: { type: "string" },
+  enabled: { type: "string" },
+  "daily-quota": { type: "string" },
+  "bulk-batch-limit": { type: "string" },
+  "custom-ttl": { type: "string" },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>["values"];
+
+function required(values: Values, name: keyof Values): string {
+  const value = values[name];
+  if (typeof value !== "string" || value.length === 0) throw new AccountError(`--${name} is required\n${USAGE}`);
+  return value;
+}
+
+function bool(value: string | undefined, name: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === "true" || value === "false") return value === "true";
+  throw new AccountError(`--${name} must be true or false`);
+}
+
+function count(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new AccountError(`--${name} must be a whole number`);
+  return Number(value);
+}
+
+async function main(argv: string[]): Promise<unknown> {
+  const { positionals, values } = parseArgs({ args: argv, options, allowPositionals: true });
+  const command = positionals[0];
+  if (!command) throw new AccountError(USAGE);
+  const env = parseEnv();
+  await migrate(env.DATABASE_URL);
+  const prisma = createPrisma(env.DATABASE_URL);
+  const accounts = new Accounts(prisma, env.QUOTA_TIMEZONE);
+  try {
+    switch (command) {
+      case "account:create": {
+        const { account, apiKey } = await accounts.create({
+          email: required(values, "email"),
+          plan: required(values, "plan"),
+          password: values.password,
+        });
+        return { email: account.email, plan: account.planName, apikey: apiKey };
+      }
+      case "account:plan":
+        return await accounts.setPlan(required(values, "email"), required(values, "plan"));
+      case "account:show":
+        return await accounts.show(required(values, "email"));
+      case "key:roll":
+        return await accounts.rollKey(required(values, "email"));
+      case "whitelist:set": {
+        const domains = (values.domains ?? "").split(",").map((d) => d.trim()).filter(Boolean);
+        const enabled = bool(required(values, "enabled"), "enabled")!;
+        return await accounts.setWhitelist(required(values, "email"), domains, enabled);
+      }
+      case "plan:list":
+        return { plans: await listPlans(prisma) };
+      case "plan:set":
+        return await updatePlan(prisma, env.QUOTA_TIMEZONE, required(values, "plan"), {
+          dailyQuota: count(values["daily-quota"], "daily-quota"),
+          bulkBatchLimit: count(values["bulk-batch-limit"], "bulk-batch-limit"),
+          customTtlAllowed: bool(values["custom-ttl"], "custom-ttl"),
+        });
+      default:
+        throw new AccountError(`Unknown command ${command}\n${USAGE}`);
+    }
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
+try {
+  console.log(JSON.stringify(await main(process.argv.slice(2))));
+} catch (error) {
+  const known = error instanceof AccountError || error instanceof EnvError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+  if (!known) console.error(error);
+  console.log(JSON.stringify({ error: known ? (error as Error).message : "unexpected error (details on stderr)" }));
+  process.exitCode = 1;
+}

@@ -1,0 +1,31 @@
+import type { FacebookCounts, NetworkName, NetworkValues } from "../networks/types.ts";
+
+/** What the service holds for one URL: each network's value, or null when it did not report. */
+export type StoredCounts = { [N in NetworkName]: NetworkValues[N] | null };
+
+export type ApiVersion = "1.0" | "1.1";
+
+const FACEBOOK_NOT_REPORTED = {
+  total_count: null,
+  comment_count: null,
+  reaction_count: null,
+  share_count: null,
+  comment_plugin_count: null,
+  og_object: null,
+} as const;
+
+/**
+ * The wire count object. Facebook is always an object (clients index into it without checking);
+ * v1.0 keeps the dead networks' keys as null because clients read them unchecked.
+ */
+export function countObject(counts: StoredCounts, version: ApiVersion) {
+  const facebook: FacebookCounts | typeof FACEBOOK_NOT_REPORTED = counts.Facebook ?? FACEBOOK_NOT_REPORTED;
+  if (version === "1.1") return { Pinterest: counts.Pinterest, Facebook: facebook };
+  return {
+    StumbleUpon: null,
+    Pinterest: counts.Pinterest,
+    LinkedIn: null,
+    Facebook: facebook,
+    GooglePlusOne: null,
+  };
+}

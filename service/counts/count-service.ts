@@ -1,0 +1,127 @@
+import { LRUCache } from "lru-cache";
+import type { Store } from "../store/types.ts";
+import type { NetworkGuard } from "../networks/guard.ts";
+import type { NetworkAdapter, NetworkName, NetworkOutcome, NetworkValues } from "../networks/types.ts";
+import type { StoredCounts } from "./count-object.ts";
+
+export interface CountLookup {
+  counts: StoredCounts;
+  /** `hit`: served from the cache; `miss`: fetched now; `bypass`: custom_ttl=0 asked for a fresh fetch. */
+  cache: "hit" | "miss" | "bypass";
+  fetchedAt: number;
+  /** When this answer stops being fresh (what Expires and Cache-Control say). */
+  expiresAt: number;
+  /** Networks that failed and were answered with their last known count, with that count's age in seconds. */
+  stale: { network: NetworkName; ageSeconds: number }[];
+  sandbox: boolean;
+}
+
+interface Fetched {
+  counts: StoredCounts;
+  fetchedAt: number;
+  stale: CountLookup["stale"];
+  sandbox: boolean;
+  /** Any network that did not give a fresh count: such answers are cached only briefly. */
+  degraded: boolean;
+}
+
+interface CacheEntry extends Fetched {
+  expiresAt: number;
+}
+
+export interface Network<N extends NetworkName = NetworkName> {
+  adapter: NetworkAdapter<N>;
+  guard: NetworkGuard;
+}
+
+export interface CountServiceOptions {
+  store: Store;
+  networks: { Facebook: Network<"Facebook">; Pinterest: Network<"Pinterest"> };
+  defaultTtlSeconds: number;
+  maxUrls: number;
+  staleMaxAgeSeconds: number;
+  /** A degraded answer (a network failed) is cached at most this long, so counts recover quickly. */
+  degradedTtlSeconds?: number;
+  now?: () => number;
+}
+
+/**
+ * Answers counts for a normalized URL: from the cache while fresh, otherwise by asking every network in
+ * parallel. Concurrent lookups of the same URL share one upstream call per network. A network that fails
+ * reports its last known count (if young enough) rather than dropping to null, and never 0.
+ */
+export class CountService {
+  private readonly cache: LRUCache<string, CacheEntry>;
+  private readonly inFlight = new Map<string, Promise<Fetched>>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: CountServiceOptions) {
+    this.cache = new LRUCache({ max: options.maxUrls });
+    this.now = options.now ?? Date.now;
+  }
+
+  /** `ttlSeconds`: the caller's cache time (custom_ttl); 0 fetches fresh and caches nothing. */
+  async lookup(url: string, ttlSeconds?: number): Promise<CountLookup> {
+    const now = this.now();
+    const ttl = ttlSeconds ?? this.options.defaultTtlSeconds;
+    const cached = ttl > 0 ? this.cache.get(url) : undefined;
+    if (cached && now < cached.expiresAt && now - cached.fetchedAt < ttl * 1000) {
+      return { ...cached, cache: "hit" };
+    }
+    const fetched = await this.fetchShared(url);
+    const expiresAt = fetched.fetchedAt + this.cacheSeconds(fetched, ttl) * 1000;
+    if (ttl > 0) this.cache.set(url, { ...fetched, expiresAt });
+    return { ...fetched, expiresAt, cache: ttl > 0 ? "miss" : "bypass" };
+  }
+
+  private cacheSeconds(fetched: Fetched, ttl: number): number {
+    return fetched.degraded ? Math.min(ttl, this.options.degradedTtlSeconds ?? 60) : ttl;
+  }
+
+  private fetchShared(url: string): Promise<Fetched> {
+    let pending = this.inFlight.get(url);
+    if (!pending) {
+      pending = this.fetchAll(url).finally(() => this.inFlight.delete(url));
+      this.inFlight.set(url, pending);
+    }
+    return pending;
+  }
+
+  private async fetchAll(url: string): Promise<Fetched> {
+    const { Facebook, Pinterest } = this.options.networks;
+    const [facebook, pinterest] = await Promise.all([this.fetchOne(url, Facebook), this.fetchOne(url, Pinterest)]);
+    const stale = [facebook, pinterest].flatMap((r) => (r.stale ? [r.stale] : []));
+    return {
+      counts: { Facebook: facebook.value, Pinterest: pinterest.value },
+      fetchedAt: this.now(),
+      stale,
+      sandbox: facebook.sandbox || pinterest.sandbox,
+      degraded: !facebook.fresh || !pinterest.fresh,
+    };
+  }
+
+  private async fetchOne<N extends NetworkName>(url: string, network: Network<N>) {
+    const name = network.adapter.name;
+    const refusal = network.guard.refusal(url);
+    const outcome: NetworkOutcome<NetworkValues[N]> = refusal
+      ? { ok: false, failure: "throttled", detail: refusal, sandbox: false }
+      : await network.adapter.fetchCount(url, AbortSignal.timeout(60_000));
+    if (!refusal) network.guard.record(outcome);
+    const { store } = this.options;
+    if (outcome.ok) {
+      await store.saveKnownCount(url, name, JSON.stringify(outcome.value), this.now());
+      return { value: outcome.value, fresh: true, stale: null, sandbox: outcome.sandbox };
+    }
+    const known = await store.knownCount(url, name);
+    const ageSeconds = known ? Math.floor((this.now() - known.fetchedAt) / 1000) : Infinity;
+    if (known && ageSeconds <= this.options.staleMaxAgeSeconds) {
+      return {
+        value: JSON.parse(known.value) as NetworkValues[N],
+        fresh: false,
+        stale: { network: name, ageSeconds },
+        sandbox: outcome.sandbox,
+      };
+    }
+    return { value: null, fresh: false, stale: null, sandbox: outcome.sandbox };
+  }
+}

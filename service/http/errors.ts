@@ -1,0 +1,90 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ApiVersion } from "../counts/count-object.ts";
+import type { Store } from "../store/types.ts";
+
+/** One error of the API: a machine-readable `Type`, a message for people, and its HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    readonly type: string,
+    readonly status: ContentfulStatusCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  body() {
+    return { Error: this.message, Type: this.type };
+  }
+}
+
+/** Every error the API answers, in one place (the README's errors table lists the same). */
+export const apiErrors = {
+  invalidUrl: (reason: string) =>
+    new ApiError("invalid_url", 400, `Not a valid URL: ${reason}. Send a complete URL with http:// or https://, percent-encoded.`),
+  missingApiKey: () =>
+    new ApiError("missing_api_key", 401, "An API key is required: add apikey=<your key> to the query string."),
+  invalidApiKey: () => new ApiError("invalid_api_key", 401, "The API key is not valid (it may have been rolled)."),
+  quotaExceeded: (version: ApiVersion, dailyQuota: number, resetsAt: number, timeZone: string) =>
+    new ApiError(
+      "quota_exceeded",
+      version === "1.0" ? 401 : 403,
+      `Daily quota of ${dailyQuota} requests used up. It resets at ${new Date(resetsAt).toISOString()} ` +
+        `(midnight ${timeZone}); retry after that.`,
+      { "Retry-After": String(Math.max(1, Math.ceil((resetsAt - Date.now()) / 1000))) },
+    ),
+  domainNotWhitelisted: (host: string) =>
+    new ApiError(
+      "domain_not_whitelisted",
+      403,
+      `The domain ${host} is not on this account's domain whitelist, which is enforced for this key.`,
+    ),
+  customTtlNotAllowed: (plan: string) =>
+    new ApiError("custom_ttl_not_allowed", 403, `custom_ttl is available on the dedicated plan; this key is on ${plan}.`),
+  invalidCustomTtl: (max: number) =>
+    new ApiError("invalid_custom_ttl", 400, `custom_ttl must be a whole number of seconds from 0 to ${max}.`),
+  invalidCallback: () =>
+    new ApiError(
+      "invalid_callback",
+      400,
+      "callback must be a JavaScript function name or dotted path (letters, digits, _ and $), at most 128 characters.",
+    ),
+  jsonpNotSupported: () =>
+    new ApiError("jsonp_not_supported", 400, "JSONP (callback) is only available on the v1.0 single-URL endpoint."),
+  noJqueryCacheBusting: () =>
+    new ApiError(
+      "no_jquery_cachebusting",
+      200,
+      "JSONP requests with jQuery's cache-busting parameter (_) are refused: set cache: true in the jQuery call.",
+    ),
+  bulkNotAllowed: (plan: string) =>
+    new ApiError("bulk_not_allowed", 403, `Bulk jobs need a paid plan (plus, business or dedicated); this key is on ${plan}.`),
+  bulkLimitExceeded: (count: number, limit: number) =>
+    new ApiError(
+      "bulk_limit_exceeded",
+      400,
+      `${count} URLs is over this plan's batch limit of ${limit}: remove ${count - limit} and submit again.`,
+    ),
+  noValidUrls: () =>
+    new ApiError("no_valid_urls", 400, "The body holds no valid URL: send one complete http(s) URL per line in urls."),
+  missingBulkId: () => new ApiError("missing_bulk_id", 400, "bulk_id is required: the id returned when the job was submitted."),
+  bulkNotFound: () =>
+    new ApiError("bulk_not_found", 404, "No bulk job with this bulk_id for this API key (it may have expired)."),
+  bodyTooLarge: (max: number) => new ApiError("body_too_large", 413, `The request body is over ${max} bytes.`),
+  methodNotAllowed: (allow: string) =>
+    new ApiError("method_not_allowed", 405, `This endpoint answers ${allow} only.`, { Allow: allow }),
+  notFound: () => new ApiError("not_found", 404, "No such API endpoint. See /v1.0/ and /v1.1/ in the API reference."),
+  serviceUnavailable: () =>
+    new ApiError("service_unavailable", 503, "The service cannot reach its database right now; retry shortly.", {
+      "Retry-After": "5",
+    }),
+  internal: () => new ApiError("internal_error", 500, "Something went wrong on our side; the request was not counted."),
+};
+
+/** Anything thrown while answering becomes an API error: a database outage is a 503, anything else a logged 500. */
+export function toApiError(error: unknown, store: Store): ApiError {
+  if (error instanceof ApiError) return error;
+  if (store.isUnavailableError(error)) return apiErrors.serviceUnavailable();
+  console.error("unexpected error while answering a request", error);
+  return apiErrors.internal();
+}

@@ -1,0 +1,45 @@
+/**
+ * Query-string parsing that tolerates what real clients send: `apiKey` for `apikey`, bytes that are not
+ * UTF-8, and a `url` that was not percent-encoded (`?url=http://a.com/x?y=1&z=2&apikey=K`), whose own
+ * query parameters then arrive as separate parameters and are put back.
+ */
+
+const API_PARAMS = new Set(["url", "apikey", "apiKey", "callback", "custom_ttl", "_", "force", "bulk_id"]);
+
+export type QueryParams = Map<string, string>;
+
+/** Form decoding (`+` is a space); bytes that are not UTF-8 become U+FFFD instead of failing the request. */
+function decode(component: string): string {
+  return new URLSearchParams(`v=${component}`).get("v") ?? "";
+}
+
+export function parseQuery(search: string): QueryParams {
+  const params: QueryParams = new Map();
+  let rawUrl: string[] | null = null;
+  for (const part of search.split("&")) {
+    if (part.length === 0) continue;
+    const eq = part.indexOf("=");
+    const rawKey = eq === -1 ? part : part.slice(0, eq);
+    const rawValue = eq === -1 ? "" : part.slice(eq + 1);
+    const key = decode(rawKey);
+    if (key === "url" && !params.has("url")) {
+      // A URL sent without encoding shows its scheme separator raw: it is kept as sent, and the parameters
+      // after it that are not the API's belong to it.
+      if (/^https?:\/\//i.test(rawValue)) rawUrl = [rawValue];
+      params.set("url", rawUrl ? rawValue : decode(rawValue));
+      continue;
+    }
+    if (rawUrl && !API_PARAMS.has(key)) {
+      rawUrl.push(part);
+      continue;
+    }
+    if (!params.has(key)) params.set(key, decode(rawValue));
+  }
+  if (rawUrl && rawUrl.length > 1) params.set("url", rawUrl.join("&"));
+  return params;
+}
+
+/** The API key from `apikey`, or `apiKey` as one client sends it. */
+export function apiKeyParam(params: QueryParams): string | undefined {
+  return params.get("apikey") || params.get("apiKey") || undefined;
+}

@@ -1,0 +1,117 @@
+import { z } from "zod";
+import { SANDBOX_HEADER } from "./types.ts";
+import type { FacebookCounts, NetworkAdapter, NetworkFailure, NetworkOutcome, OgObject } from "./types.ts";
+
+export interface FacebookAdapterOptions {
+  /** e.g. https://graph.facebook.com/v24.0 */
+  graphUrl: string;
+  accessToken: string;
+  timeoutMs: number;
+}
+
+/** Graph error codes that mean "slow down": app, user, page-level and per-API rate limits. */
+const THROTTLE_CODES = new Set([4, 17, 32, 613]);
+
+const part = z.number().int().min(0).default(0);
+const answerSchema = z.object({
+  engagement: z.object({ reaction_count: part, comment_count: part, share_count: part, comment_plugin_count: part }),
+  og_object: z.unknown().optional(),
+});
+const optionalText = z.string().optional().catch(undefined);
+const ogSchema = z.object({
+  id: z.string(),
+  title: optionalText,
+  type: optionalText,
+  description: optionalText,
+  updated_time: optionalText,
+});
+const graphErrorSchema = z.object({
+  error: z.object({ code: z.number().optional(), message: z.string().optional(), is_transient: z.boolean().optional() }),
+});
+
+function toOgObject(raw: unknown): OgObject | null {
+  const parsed = ogSchema.safeParse(raw);
+  if (!parsed.success) return null;
+  const og: OgObject = { id: parsed.data.id };
+  for (const key of ["title", "type", "description", "updated_time"] as const) {
+    const value = parsed.data[key];
+    if (value !== undefined) og[key] = value;
+  }
+  return og;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function createFacebookAdapter(options: FacebookAdapterOptions): NetworkAdapter<"Facebook"> {
+  const { graphUrl, accessToken, timeoutMs } = options;
+  const secrets = [accessToken, encodeURIComponent(accessToken)].filter((s) => s.length > 0);
+  /** Graph messages and transport errors may echo the request URL, which carries the token. */
+  const redact = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
+
+  async function fetchCount(url: string, signal: AbortSignal): Promise<NetworkOutcome<FacebookCounts>> {
+    let sandbox = false;
+    const fail = (failure: NetworkFailure, detail: string): NetworkOutcome<FacebookCounts> => ({
+      ok: false,
+      failure,
+      detail: redact(detail),
+      sandbox,
+    });
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const request =
+      `${graphUrl}/?id=${encodeURIComponent(url)}&fields=engagement,og_object` +
+      `&access_token=${encodeURIComponent(accessToken)}`;
+    try {
+      const response = await fetch(request, { signal: AbortSignal.any([signal, timeout]) });
+      sandbox = response.headers.has(SANDBOX_HEADER);
+      const body = parseJson(await response.text());
+
+      const graphError = graphErrorSchema.safeParse(body);
+      if (graphError.success) {
+        const { code, message = "no message" } = graphError.data.error;
+        const detail = `Graph error ${code ?? "without code"} (HTTP ${response.status}): ${message}`;
+        if (code !== undefined && THROTTLE_CODES.has(code)) return fail("throttled", detail);
+        if (response.status === 429) return fail("throttled", detail);
+        return fail("failed", detail);
+      }
+      if (response.status === 429) return fail("throttled", "HTTP 429");
+      // Facebook sometimes rate-limits with a 403 that carries no Graph error at all.
+      if (response.status === 403) return fail("throttled", "HTTP 403 without a Graph error");
+      if (!response.ok) return fail("failed", `HTTP ${response.status}`);
+      if (body === undefined) return fail("failed", "answer is not JSON");
+
+      const parsed = answerSchema.safeParse(body);
+      if (!parsed.success) return fail("failed", "answer does not have the expected engagement shape");
+      const e = parsed.data.engagement;
+      return {
+        ok: true,
+        sandbox,
+        value: {
+          total_count: e.reaction_count + e.comment_count + e.share_count + e.comment_plugin_count,
+          comment_count: e.comment_count,
+          reaction_count: e.reaction_count,
+          share_count: e.share_count,
+          comment_plugin_count: e.comment_plugin_count,
+          og_object: toOgObject(parsed.data.og_object),
+        },
+      };
+    } catch (error) {
+      if (timeout.aborted) return fail("timeout", `no answer within ${timeoutMs} ms`);
+      if (signal.aborted) return fail("timeout", "aborted by caller");
+      return fail("failed", `transport error: ${describe(error)}`);
+    }
+  }
+
+  return { name: "Facebook", fetchCount };
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  return `${error.message}${cause}`;
+}

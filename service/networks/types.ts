@@ -1,0 +1,47 @@
+/** What the service knows about one network's count for one URL. */
+
+export type NetworkName = "Facebook" | "Pinterest";
+
+export interface OgObject {
+  id: string;
+  title?: string;
+  type?: string;
+  description?: string;
+  updated_time?: string;
+}
+
+/** The Facebook object of the count object; `total_count` is the sum of the four parts. */
+export interface FacebookCounts {
+  total_count: number;
+  comment_count: number;
+  reaction_count: number;
+  share_count: number;
+  comment_plugin_count: number;
+  og_object: OgObject | null;
+}
+
+export type PinterestCount = number;
+
+export interface NetworkValues {
+  Facebook: FacebookCounts;
+  Pinterest: PinterestCount;
+}
+
+/**
+ * `failed`: transport error, 5xx, an answer that does not parse; `throttled`: the network asked us to slow down
+ * (rate-limit codes, 429, bare 403); `unreported`: the network answered but gave no count (Pinterest's "-").
+ */
+export type NetworkFailure = "failed" | "throttled" | "timeout" | "unreported";
+
+export type NetworkOutcome<T> =
+  | { ok: true; value: T; sandbox: boolean }
+  | { ok: false; failure: NetworkFailure; detail: string; sandbox: boolean };
+
+export interface NetworkAdapter<N extends NetworkName = NetworkName> {
+  readonly name: N;
+  /** Never throws: every problem becomes a failed outcome. */
+  fetchCount(url: string, signal: AbortSignal): Promise<NetworkOutcome<NetworkValues[N]>>;
+}
+
+/** Every sandbox answer carries this header, so sandbox data can never pass for live data. */
+export const SANDBOX_HEADER = "x-sharecount-sandbox";

@@ -1,0 +1,56 @@
+import type { Context } from "hono";
+import type { ApiDeps } from "../deps.ts";
+import { authenticate } from "../http/auth.ts";
+import { apiErrors, toApiError } from "../http/errors.ts";
+import { apiKeyParam, parseQuery } from "../http/query.ts";
+import { send, sendError } from "../http/respond.ts";
+import type { AccountContext } from "../store/types.ts";
+import { usageReport } from "../quota/usage.ts";
+
+type AccountHandler = (deps: ApiDeps, account: AccountContext) => Promise<unknown>;
+
+/** An account endpoint: authenticated by `apikey`, JSON only, never counted against the quota. */
+function accountEndpoint(deps: ApiDeps, answer: AccountHandler) {
+  return async (c: Context): Promise<Response> => {
+    try {
+      const params = parseQuery(new URL(c.req.url).search.slice(1));
+      if (params.get("callback")) throw apiErrors.jsonpNotSupported();
+      const account = await authenticate(deps.store, apiKeyParam(params));
+      return send(c, 200, await answer(deps, account));
+    } catch (error) {
+      return sendError(c, toApiError(error, deps.store));
+    }
+  };
+}
+
+export const quotaHandler = (deps: ApiDeps) =>
+  accountEndpoint(deps, async ({ store, clock }, account) => {
+    const { day, resetsAt } = clock.today();
+    const used = Math.min(await store.queriesOn(account.id, day), account.plan.dailyQuota);
+    return {
+      quota_used_today: used,
+      plan: account.plan.name,
+      quota_remaining_today: account.plan.dailyQuota - used,
+      quota_allocated_today: account.plan.dailyQuota,
+      quota_resets_at: new Date(resetsAt).toISOString(),
+    };
+  });
+
+export const usageHandler = (deps: ApiDeps) =>
+  accountEndpoint(deps, ({ store, clock }, account) => usageReport(store, account.id, clock.today().day));
+
+export const domainWhitelistHandler = (deps: ApiDeps) =>
+  accountEndpoint(deps, async (_deps, account) => ({
+    domains: account.whitelist.domains,
+    whitelist_domains_enabled: account.whitelist.enabled,
+  }));
+
+/** GET /v1.0/status: no key needed; 503 with no content when the database cannot answer. */
+export const statusHandler = (deps: ApiDeps) => async (c: Context) => {
+  try {
+    await deps.store.ping();
+  } catch {
+    return c.body(null, 503);
+  }
+  return send(c, 200, { status: "up" });
+};

@@ -1,0 +1,214 @@
+import Database from "better-sqlite3";
+import { sqliteFileFromUrl } from "../../lib/db/sqlite-url.ts";
+import type { AccountContext, BulkCompletion, BulkJobRow, QueuedBulkUrl, Store } from "./types.ts";
+
+interface AccountRow {
+  id: string;
+  plan_name: string;
+  daily_quota: number;
+  bulk_batch_limit: number;
+  custom_ttl_allowed: number;
+  whitelist_enabled: number;
+  domains: string;
+}
+
+interface JobRow {
+  id: string;
+  account_id: string;
+  urls_queued: number;
+  urls_completed: number;
+  created_at: number;
+  completed_at: number | null;
+  paused_until: number | null;
+}
+
+/** The embedded store: one SQLite file in WAL mode, every statement prepared once. */
+export function openSqliteStore(databaseUrl: string): Store {
+  const db = new Database(sqliteFileFromUrl(databaseUrl));
+  db.pragma("journal_mode = WAL");
+  // NORMAL in WAL mode survives a process crash (only an OS crash can lose the last commits).
+  db.pragma("synchronous = NORMAL");
+  db.pragma("busy_timeout = 5000");
+  db.pragma("foreign_keys = ON");
+
+  const statements = {
+    ping: db.prepare("SELECT 1 FROM plan LIMIT 1"),
+    accountByKeyHash: db.prepare<[string], AccountRow>(`
+      SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, a.whitelist_enabled,
+             (SELECT json_group_array(w.domain) FROM whitelist_domain w WHERE w.account_id = a.id) AS domains
+      FROM account a JOIN plan p ON p.name = a.plan_name
+      WHERE a.api_key_hash = ?`),
+    accountPlan: db.prepare<[string], Omit<AccountRow, "id" | "whitelist_enabled" | "domains">>(`
+      SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed
+      FROM account a JOIN plan p ON p.name = a.plan_name WHERE a.id = ?`),
+    reserveQuery: db.prepare<[{ account: string; day: string; quota: number }], { queries: number }>(`
+      INSERT INTO daily_usage (account_id, day, queries) SELECT @account, @day, 1 WHERE @quota > 0
+      ON CONFLICT (account_id, day) DO UPDATE SET queries = queries + 1 WHERE daily_usage.queries < @quota
+      RETURNING queries`),
+    releaseQuery: db.prepare<[string, string]>(
+      "UPDATE daily_usage SET queries = queries - 1 WHERE account_id = ? AND day = ? AND queries > 0",
+    ),
+    queriesOn: db.prepare<[string, string], { queries: number }>(
+      "SELECT queries FROM daily_usage WHERE account_id = ? AND day = ?",
+    ),
+    usageBetween: db.prepare<[string, string, string], { day: string; queries: number }>(
+      "SELECT day, queries FROM daily_usage WHERE account_id = ? AND day >= ? AND day <= ? ORDER BY day",
+    ),
+    allocations: db.prepare<[string], { day: string; daily_quota: number }>(
+      "SELECT day, daily_quota FROM quota_allocation WHERE account_id = ? ORDER BY day",
+    ),
+    knownCount: db.prepare<[string, string], { value: string; fetched_at: number }>(
+      "SELECT value, fetched_at FROM network_count WHERE url = ? AND network = ?",
+    ),
+    saveKnownCount: db.prepare<[string, string, string, number]>(`
+      INSERT INTO network_count (url, network, value, fetched_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT (url, network) DO UPDATE SET value = excluded.value, fetched_at = excluded.fetched_at`),
+    insertJob: db.prepare<[string, string, number, number]>(
+      "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at) VALUES (?, ?, ?, 0, ?)",
+    ),
+    insertUrl: db.prepare<[string, string, string]>(
+      "INSERT OR IGNORE INTO bulk_url (job_id, url, count_url) VALUES (?, ?, ?)",
+    ),
+    bulkJob: db.prepare<[string, string], JobRow>("SELECT * FROM bulk_job WHERE id = ? AND account_id = ?"),
+    bulkResults: db.prepare<[string], { url: string; result: string }>(
+      "SELECT url, result FROM bulk_url WHERE job_id = ? AND completed_at IS NOT NULL ORDER BY id",
+    ),
+    queuedBulkUrls: db.prepare<[number, number, number], { id: number; job_id: string; account_id: string; count_url: string }>(`
+      SELECT u.id, u.job_id, j.account_id, u.count_url
+      FROM bulk_url u JOIN bulk_job j ON j.id = u.job_id
+      WHERE u.completed_at IS NULL AND u.id > ? AND (j.paused_until IS NULL OR j.paused_until <= ?)
+      ORDER BY u.id LIMIT ?`),
+    completeUrl: db.prepare<[string, number, number]>(
+      "UPDATE bulk_url SET result = ?, completed_at = ? WHERE id = ? AND completed_at IS NULL",
+    ),
+    advanceJob: db.prepare<[number, string]>(`
+      UPDATE bulk_job SET urls_completed = urls_completed + 1,
+        completed_at = CASE WHEN urls_completed + 1 >= urls_queued THEN ? ELSE NULL END
+      WHERE id = ?`),
+    pauseJobs: db.prepare<[number, string]>(
+      "UPDATE bulk_job SET paused_until = ? WHERE account_id = ? AND completed_at IS NULL",
+    ),
+    deleteJobsCompletedBefore: db.prepare<[number]>("DELETE FROM bulk_job WHERE completed_at < ?"),
+  };
+
+  class QuotaExhausted extends Error {}
+
+  const createBulkJob = db.transaction(
+    (job: { id: string; accountId: string; createdAt: number }, urls: { url: string; countUrl: string }[]) => {
+      statements.insertJob.run(job.id, job.accountId, urls.length, job.createdAt);
+      for (const u of urls) statements.insertUrl.run(job.id, u.url, u.countUrl);
+    },
+  );
+
+  const completeBulkUrl = db.transaction(
+    (item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, result: string, now: number): BulkCompletion => {
+      if (statements.completeUrl.run(result, now, item.id).changes === 0) return "already_done";
+      if (!statements.reserveQuery.get({ account: item.accountId, day: quota.day, quota: quota.dailyQuota })) {
+        throw new QuotaExhausted();
+      }
+      statements.advanceJob.run(now, item.jobId);
+      return "completed";
+    },
+  );
+
+  const toJob = (row: JobRow): BulkJobRow => ({
+    id: row.id,
+    accountId: row.account_id,
+    urlsQueued: row.urls_queued,
+    urlsCompleted: row.urls_completed,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+    pausedUntil: row.paused_until,
+  });
+
+  return {
+    async ping() {
+      statements.ping.get();
+    },
+    async close() {
+      db.close();
+    },
+    isUnavailableError(error) {
+      return error instanceof Database.SqliteError || (error instanceof TypeError && !db.open);
+    },
+
+    async accountByKeyHash(keyHash): Promise<AccountContext | null> {
+      const row = statements.accountByKeyHash.get(keyHash);
+      if (!row) return null;
+      return {
+        id: row.id,
+        plan: {
+          name: row.plan_name,
+          dailyQuota: row.daily_quota,
+          bulkBatchLimit: row.bulk_batch_limit,
+          customTtlAllowed: row.custom_ttl_allowed === 1,
+        },
+        whitelist: { enabled: row.whitelist_enabled === 1, domains: JSON.parse(row.domains) as string[] },
+      };
+    },
+    async accountPlan(accountId) {
+      const row = statements.accountPlan.get(accountId);
+      if (!row) return null;
+      return {
+        name: row.plan_name,
+        dailyQuota: row.daily_quota,
+        bulkBatchLimit: row.bulk_batch_limit,
+        customTtlAllowed: row.custom_ttl_allowed === 1,
+      };
+    },
+
+    async reserveQuery(accountId, day, dailyQuota) {
+      return statements.reserveQuery.get({ account: accountId, day, quota: dailyQuota })?.queries ?? null;
+    },
+    async releaseQuery(accountId, day) {
+      statements.releaseQuery.run(accountId, day);
+    },
+    async queriesOn(accountId, day) {
+      return statements.queriesOn.get(accountId, day)?.queries ?? 0;
+    },
+    async usageBetween(accountId, fromDay, toDay) {
+      return statements.usageBetween.all(accountId, fromDay, toDay);
+    },
+    async allocations(accountId) {
+      return statements.allocations.all(accountId).map((r) => ({ day: r.day, dailyQuota: r.daily_quota }));
+    },
+
+    async knownCount(url, network) {
+      const row = statements.knownCount.get(url, network);
+      return row ? { value: row.value, fetchedAt: row.fetched_at } : null;
+    },
+    async saveKnownCount(url, network, value, fetchedAt) {
+      statements.saveKnownCount.run(url, network, value, fetchedAt);
+    },
+
+    async createBulkJob(job, urls) {
+      createBulkJob(job, urls);
+    },
+    async bulkJob(id, accountId) {
+      const row = statements.bulkJob.get(id, accountId);
+      return row ? toJob(row) : null;
+    },
+    async bulkResults(jobId) {
+      return statements.bulkResults.all(jobId);
+    },
+    async queuedBulkUrls(afterId, limit, now) {
+      return statements.queuedBulkUrls
+        .all(afterId, now, limit)
+        .map((r) => ({ id: r.id, jobId: r.job_id, accountId: r.account_id, countUrl: r.count_url }));
+    },
+    async completeBulkUrl(item, quota, result, now) {
+      try {
+        return completeBulkUrl(item, quota, result, now);
+      } catch (error) {
+        if (error instanceof QuotaExhausted) return "quota_exhausted";
+        throw error;
+      }
+    },
+    async pauseBulkJobs(accountId, until) {
+      statements.pauseJobs.run(until, accountId);
+    },
+    async deleteBulkJobsCompletedBefore(before) {
+      return statements.deleteJobsCompletedBefore.run(before).changes;
+    },
+  };
+}
