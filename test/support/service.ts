@@ -1,0 +1,86 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { inject } from "vitest";
+import { Accounts } from "../../lib/accounts/accounts.ts";
+import { createPrisma } from "../../lib/db/prisma.ts";
+import { parseEnv, type Env } from "../../lib/env.ts";
+import { startRuntime, type ServiceRuntime } from "../../service/runtime.ts";
+import type { SandboxKnobs, SandboxStats } from "../../service/sandbox/sandbox.ts";
+
+/** A fresh database file copied from the migrated template. */
+export function freshDatabase(): { url: string; dir: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sharecount-test-"));
+  const file = path.join(dir, "test.db");
+  fs.copyFileSync(inject("templateDatabase"), file);
+  return { url: `file:${file}`, dir };
+}
+
+export type TestService = Awaited<ReturnType<typeof startTestService>>;
+
+/**
+ * The real service (store, count service, worker, sandbox upstream) on an ephemeral port, with its own
+ * database; `overrides` are environment variables as an operator would set them.
+ */
+export async function startTestService(overrides: Record<string, string> = {}, options: { worker?: boolean } = {}) {
+  const database = freshDatabase();
+  const env: Env = parseEnv({
+    DATABASE_URL: database.url,
+    SHARECOUNT_NETWORKS: "sandbox",
+    SANDBOX_LATENCY_MS: "0",
+    QUOTA_TIMEZONE: "UTC",
+    ...overrides,
+  });
+  const runtime: ServiceRuntime = await startRuntime(env, options);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: runtime.app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const prisma = createPrisma(env.DATABASE_URL);
+  const accounts = new Accounts(prisma, env.QUOTA_TIMEZONE);
+  const sandboxOrigin = runtime.sandbox!.origin;
+  let accountSeq = 0;
+
+  return {
+    baseUrl,
+    env,
+    runtime,
+    prisma,
+    accounts,
+    sandboxOrigin,
+    get: (pathAndQuery: string, init?: RequestInit) => fetch(`${baseUrl}${pathAndQuery}`, init),
+    /** A new account with a unique email on `plan`; returns its email and API key. */
+    async account(plan = "business", options: { email?: string } = {}) {
+      const email = options.email ?? `user${++accountSeq}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+      const { apiKey } = await accounts.create({ email, plan });
+      return { email, apiKey };
+    },
+    async knobs(knobs: Partial<Record<keyof SandboxKnobs, Record<string, unknown>>>) {
+      const res = await fetch(`${sandboxOrigin}/__sandbox/knobs`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(knobs),
+      });
+      if (!res.ok) throw new Error(`sandbox knobs refused: ${await res.text()}`);
+    },
+    async stats(): Promise<SandboxStats> {
+      return (await fetch(`${sandboxOrigin}/__sandbox/stats`)).json() as Promise<SandboxStats>;
+    },
+    async resetSandbox() {
+      await fetch(`${sandboxOrigin}/__sandbox/reset`, { method: "POST" });
+    },
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await runtime.close();
+      await prisma.$disconnect();
+      fs.rmSync(database.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Today's quota day in UTC (the tests run the service with QUOTA_TIMEZONE=UTC). */
+export function todayUtc(): string {
+  return new Date().toISOString().slice(0, 10);
+}
