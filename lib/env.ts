@@ -59,7 +59,7 @@ export type Env = z.infer<typeof schema>;
 export class EnvError extends Error {}
 
 /** Parses the environment once at start-up; the message names every bad variable. */
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   // Empty strings are unset: a blank line in .env must not override a default.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const result = schema.safeParse(cleaned);

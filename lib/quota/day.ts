@@ -30,17 +30,17 @@ export function addDays(day: string, days: number): string {
 /** The first instant at which `quotaDay` returns a later day than it does for `at`. */
 export function nextResetAt(at: number, timeZone: string): number {
   const today = quotaDay(at, timeZone);
-  // Midnight local is within ±14 h of midnight UTC of the next day; search that window by the hour,
-  // then narrow to the minute (time zones with 30/45-minute offsets), since offsets vary with DST.
+  // Local midnight is within ±14 h of the next day's midnight UTC; offsets vary (DST, 30/45-minute zones),
+  // so bisect that window to the millisecond rather than compute the offset.
   const tomorrow = nextDay(today);
   const utcMidnight = Date.parse(`${tomorrow}T00:00:00Z`);
   let lo = utcMidnight - 15 * 3600_000;
   let hi = utcMidnight + 15 * 3600_000;
   if (lo <= at) lo = at;
-  while (hi - lo > 1000) {
+  while (hi - lo > 1) {
     const mid = lo + Math.floor((hi - lo) / 2);
     if (quotaDay(mid, timeZone) === today) lo = mid;
     else hi = mid;
   }
-  return Math.ceil(hi / 1000) * 1000;
+  return hi;
 }

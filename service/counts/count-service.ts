@@ -105,7 +105,9 @@ export class CountService {
     const refusal = network.guard.refusal(url);
     const outcome: NetworkOutcome<NetworkValues[N]> = refusal
       ? { ok: false, failure: "throttled", detail: refusal, sandbox: false }
-      : await network.adapter.fetchCount(url, AbortSignal.timeout(60_000));
+      : // A fresh signal per call: combining one long-lived signal with per-call timeouts leaks in Node 20
+        // (nodejs/node#55351). Adapters time out on their own, which bounds shutdown.
+        await network.adapter.fetchCount(url, new AbortController().signal);
     if (!refusal) network.guard.record(outcome);
     const { store } = this.options;
     if (outcome.ok) {
