@@ -58,6 +58,15 @@ export type Env = z.infer<typeof schema>;
 
 export class EnvError extends Error {}
 
+/** Reads `./.env` into the environment when it exists; variables already set win. */
+export function loadDotEnv(file = ".env"): void {
+  try {
+    process.loadEnvFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}
+
 /** Parses the environment once at start-up; the message names every bad variable. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   // Empty strings are unset: a blank line in .env must not override a default.

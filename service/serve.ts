@@ -1,6 +1,6 @@
 import http from "node:http";
 import { getRequestListener } from "@hono/node-server";
-import { EnvError, parseEnv, type Env } from "../lib/env.ts";
+import { EnvError, loadDotEnv, parseEnv, type Env } from "../lib/env.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { isApiPath } from "./http/paths.ts";
 import { startRuntime, type ServiceRuntime } from "./runtime.ts";
@@ -18,6 +18,7 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<void> {
   let env: Env;
   try {
+    loadDotEnv();
     env = parseEnv();
   } catch (error) {
     if (error instanceof EnvError) {

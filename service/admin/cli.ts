@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { Accounts, AccountError } from "../../lib/accounts/accounts.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
-import { EnvError, parseEnv } from "../../lib/env.ts";
+import { EnvError, loadDotEnv, parseEnv } from "../../lib/env.ts";
 import { listPlans, updatePlan } from "../../lib/plans.ts";
 
 const USAGE = `usage: npm run -s admin -- <command> [options]
@@ -50,6 +50,7 @@ async function main(argv: string[]): Promise<unknown> {
   const { positionals, values } = parseArgs({ args: argv, options, allowPositionals: true });
   const command = positionals[0];
   if (!command) throw new AccountError(USAGE);
+  loadDotEnv();
   const env = parseEnv();
   await migrate(env.DATABASE_URL);
   const prisma = createPrisma(env.DATABASE_URL);
