@@ -1,7 +1,15 @@
 import { z } from "zod";
 import { DEFAULT_DATABASE_URL } from "./db/sqlite-url.ts";
 
-const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+// Digits only: coercion would read " " as 0 (a random port), "0x50" as 80 and "1e3" as 1000.
+const int = (fallback: number, min = 0) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(min))
+    .default(fallback);
 
 const timeZone = z.string().refine(
   (tz) => {
@@ -35,7 +43,8 @@ const schema = z
     FACEBOOK_APP_CALLS_PER_HOUR: int(20_000, 1),
     BULK_CONCURRENCY: int(64, 1),
     BULK_RETENTION_DAYS: int(7, 1),
-    BULK_MAX_BODY_BYTES: int(8 * 1024 * 1024, 1024),
+    // 10,000 URLs (the dedicated batch limit) of up to 2,048 characters fit.
+    BULK_MAX_BODY_BYTES: int(24 * 1024 * 1024, 1024),
     SANDBOX_PORT: int(0, 0),
     SANDBOX_LATENCY_MS: int(20, 0),
   })
@@ -69,8 +78,8 @@ export function loadDotEnv(file = ".env"): void {
 
 /** Parses the environment once at start-up; the message names every bad variable. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
-  // Empty strings are unset: a blank line in .env must not override a default.
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  // Empty (or blank) strings are unset: a blank line in .env must not override a default.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v.trim() !== ""));
   const result = schema.safeParse(cleaned);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "environment"}: ${issue.message}`);

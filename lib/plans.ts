@@ -23,7 +23,7 @@ export async function listPlans(prisma: PrismaClient) {
   return prisma.plan.findMany({ orderBy: { dailyQuota: "asc" } });
 }
 
-/** Changes a plan's limits; accounts on it get the new daily quota from today on (earlier days keep theirs). */
+/** Changes a plan's limits; accounts on it get the new daily quota from today on (earlier days keep theirs), and their paused jobs resume. */
 export async function updatePlan(
   prisma: PrismaClient,
   timeZone: string,
@@ -32,9 +32,9 @@ export async function updatePlan(
 ) {
   const day = quotaDay(Date.now(), timeZone);
   return prisma.$transaction(async (tx) => {
-    const plan = await tx.plan.update({ where: { name }, data: changes }).catch(() => {
-      throw new AccountError(`Unknown plan "${name}"`);
-    });
+    // Only a missing plan is "unknown": any other failure (a value the database refuses) must not be reported as one.
+    if (!(await tx.plan.findUnique({ where: { name } }))) throw new AccountError(`Unknown plan "${name}"`);
+    const plan = await tx.plan.update({ where: { name }, data: changes });
     if (changes.dailyQuota !== undefined) {
       const accounts = await tx.account.findMany({ where: { planName: name }, select: { id: true } });
       for (const { id } of accounts) {
@@ -44,6 +44,11 @@ export async function updatePlan(
           update: { dailyQuota: plan.dailyQuota },
         });
       }
+      // A raised quota lets jobs paused for quota resume now instead of at the next reset.
+      await tx.bulkJob.updateMany({
+        where: { account: { planName: name }, completedAt: null },
+        data: { pausedUntil: null },
+      });
     }
     return plan;
   });

@@ -34,7 +34,11 @@ export function createApiApp(deps: ApiDeps): Hono {
 
   const limitBody = bodyLimit({
     maxSize: deps.limits.maxBodyBytes,
-    onError: (c) => sendError(c, apiErrors.bodyTooLarge(deps.limits.maxBodyBytes)),
+    onError: (c) => {
+      // The rest of the body is never read, so this connection cannot carry another request.
+      c.header("Connection", "close");
+      return sendError(c, apiErrors.bodyTooLarge(deps.limits.maxBodyBytes));
+    },
   });
 
   const route = (path: string, handlers: { GET?: Handler; POST?: Handler }) => {

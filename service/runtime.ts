@@ -9,6 +9,7 @@ import { createPinterestAdapter } from "./networks/pinterest.ts";
 import { QuotaClock } from "./quota/clock.ts";
 import { startSandbox, type Sandbox } from "./sandbox/sandbox.ts";
 import { openSqliteStore } from "./store/sqlite.ts";
+import type { Store } from "./store/types.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
 
@@ -16,6 +17,7 @@ export interface ServiceRuntime {
   app: Hono;
   worker: BulkWorker | null;
   sandbox: Sandbox | null;
+  store: Store;
   /** Stops the worker (letting counted URLs finish), then closes the store and the sandbox. */
   close(): Promise<void>;
 }
@@ -78,6 +80,7 @@ export async function startRuntime(env: Env, options: { worker?: boolean } = {})
     app,
     worker,
     sandbox,
+    store,
     async close() {
       await worker?.stop();
       await store.close();

@@ -1,8 +1,9 @@
-import http from "node:http";
+import type http from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { EnvError, loadDotEnv, parseEnv, type Env } from "../lib/env.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { isApiPath } from "./http/paths.ts";
+import { createHttpServer } from "./http/server.ts";
 import { startRuntime, type ServiceRuntime } from "./runtime.ts";
 
 type Listener = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -31,11 +32,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   const runtime: ServiceRuntime = await startRuntime(env, { worker: options.worker });
   const api = getRequestListener(runtime.app.fetch);
   const fallback = options.fallback ? await options.fallback(env) : api;
-  const server = http.createServer((req, res) => {
+  const server = createHttpServer((req, res) => {
     const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
     (isApiPath(path) ? api : fallback)(req, res);
   });
-  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;

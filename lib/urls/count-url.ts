@@ -42,6 +42,10 @@ export function parseCountUrl(input: string): CountUrlResult {
   if (!host.includes(".") && !host.startsWith("[")) {
     return { ok: false, reason: "the URL must name a public host (such as example.com)" };
   }
+  // `http://..com/`, `http://a..b/`: the URL parser keeps empty labels, but no such host exists.
+  if (!host.startsWith("[") && host.split(".").includes("")) {
+    return { ok: false, reason: "the URL's host name has an empty label (two dots in a row, or a leading dot)" };
+  }
   // Credentials and fragments never reach a share counter; the host keeps its punycode form.
   url.username = "";
   url.password = "";

@@ -40,9 +40,14 @@ function bool(value: string | undefined, name: string): boolean | undefined {
   throw new AccountError(`--${name} must be true or false`);
 }
 
+/** Plan limits are 32-bit integers in the database. */
+const MAX_COUNT = 2_147_483_647;
+
 function count(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new AccountError(`--${name} must be a whole number`);
+  if (!/^\d+$/.test(value) || Number(value) > MAX_COUNT) {
+    throw new AccountError(`--${name} must be a whole number from 0 to ${MAX_COUNT}`);
+  }
   return Number(value);
 }
 

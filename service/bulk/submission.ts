@@ -17,6 +17,9 @@ const jsonBody = z.object({
   apikey: z.string().optional(),
 });
 
+/** A body whose first line is a URL (after blank space or a byte-order mark): a list of URLs, not form fields. */
+const PLAIN_URL_LIST = /^[\s\uFEFF]*https?:\/\//i;
+
 const invalidBody = (what: string) => new ApiError("invalid_body", 400, `The request body could not be read as ${what}.`);
 
 /** Every body shape clients send: plain text (with or without Content-Type), form fields, multipart, JSON. */
@@ -35,8 +38,10 @@ export async function readBulkBody(c: Context): Promise<BulkBody> {
   }
   const text = await c.req.text();
   if (type.startsWith("application/x-www-form-urlencoded")) {
+    // `curl --data-binary @urls.txt` labels a plain list of URLs as a form: a body that starts with a URL is
+    // such a list (its URLs' own query strings may hold `&urls=`), and so is one without a urls field.
+    if (PLAIN_URL_LIST.test(text)) return { text };
     const form = new URLSearchParams(text);
-    // `curl --data-binary @urls.txt` labels a plain list of URLs as a form: without a urls field, it is one.
     if (form.has("urls")) return { text: form.getAll("urls").join("\n"), apiKey: form.get("apikey") ?? undefined };
     return { text };
   }

@@ -13,8 +13,9 @@ export interface BulkWorkerOptions {
   pollMs?: number;
 }
 
-const BATCH = 500;
 const HOUR = 3600_000;
+/** A job that never completes (its account stays out of quota) is kept this much longer than a completed one. */
+const INCOMPLETE_GRACE_MS = 30 * 24 * HOUR;
 
 /**
  * Counts queued bulk URLs with bounded concurrency, through the same count service (and cache) as single
@@ -24,7 +25,8 @@ const HOUR = 3600_000;
 export class BulkWorker {
   private running = false;
   private buffer: QueuedBulkUrl[] = [];
-  private cursor = 0;
+  /** Per job, the last URL id taken, so each refill continues where the last one stopped. */
+  private readonly cursors = new Map<string, number>();
   private readonly inFlight = new Set<number>();
   private wake: (() => void) | null = null;
   private woken = false;
@@ -102,17 +104,30 @@ export class BulkWorker {
     return this.buffer.shift() ?? null;
   }
 
+  /**
+   * Takes an equal share of queued URLs from every active job and interleaves them, so one account's
+   * 10,000-URL job does not hold up everyone else's jobs.
+   */
   private async refill(): Promise<void> {
     const { store } = this.options;
-    const now = Date.now();
-    let rows = await store.queuedBulkUrls(this.cursor, BATCH, now);
-    if (rows.length === 0 && this.cursor > 0) {
-      this.cursor = 0;
-      rows = await store.queuedBulkUrls(0, BATCH, now);
-    }
-    const last = rows.at(-1);
-    if (last) this.cursor = last.id;
-    this.buffer = rows.filter((r) => !this.inFlight.has(r.id));
+    const jobs = await store.activeBulkJobs(Date.now());
+    // About two rounds of work per refill: a job submitted now joins the rotation within one refill.
+    const batch = Math.max(16, 2 * this.options.concurrency);
+    const share = Math.max(1, Math.ceil(batch / Math.max(1, jobs.length)));
+    const perJob = await Promise.all(
+      jobs.map(async (job) => {
+        const after = this.cursors.get(job.id) ?? 0;
+        let rows = await store.queuedBulkUrls(job, after, share);
+        // Past the end: start over, to pick up URLs that were in flight or failed on the last pass.
+        if (rows.length === 0 && after > 0) rows = await store.queuedBulkUrls(job, 0, share);
+        this.cursors.set(job.id, rows.at(-1)?.id ?? 0);
+        return rows.filter((r) => !this.inFlight.has(r.id));
+      }),
+    );
+    for (const id of this.cursors.keys()) if (!jobs.some((j) => j.id === id)) this.cursors.delete(id);
+    const longest = Math.max(0, ...perJob.map((rows) => rows.length));
+    this.buffer = [];
+    for (let i = 0; i < longest; i++) for (const rows of perJob) if (rows[i]) this.buffer.push(rows[i]!);
   }
 
   private async process(item: QueuedBulkUrl): Promise<void> {
@@ -126,7 +141,11 @@ export class BulkWorker {
         return;
       }
       const lookup = await counts.lookup(item.countUrl);
-      const quota = { day, dailyQuota: plan.dailyQuota };
+      // The plan may have changed while the networks were asked (a raised plan also unpauses the account's
+      // jobs): complete against the plan as it is now, or a stale quota would pause the job until midnight.
+      const current = await store.accountPlan(item.accountId);
+      if (!current) return;
+      const quota = { day, dailyQuota: current.dailyQuota };
       const outcome = await store.completeBulkUrl(item, quota, JSON.stringify(lookup.counts), Date.now());
       if (outcome === "quota_exhausted") await this.pause(item.accountId, resetsAt);
     } catch (error) {
@@ -148,7 +167,9 @@ export class BulkWorker {
 
   private async cleanup(): Promise<void> {
     try {
-      await this.options.store.deleteBulkJobsCompletedBefore(Date.now() - this.options.retentionDays * 24 * HOUR);
+      const now = Date.now();
+      const retention = this.options.retentionDays * 24 * HOUR;
+      await this.options.store.deleteExpiredBulkJobs(now - retention, now - retention - INCOMPLETE_GRACE_MS);
     } catch (error) {
       console.error("bulk worker: retention cleanup failed", error);
     }

@@ -14,8 +14,11 @@ export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
   return async (c: Context): Promise<Response> => {
     try {
       const params = parseQuery(new URL(c.req.url).search.slice(1));
+      // A key in the query is checked before the body is read; a key in the body can only be checked after.
+      const queryKey = apiKeyParam(params);
+      const queryAccount = queryKey ? await authenticate(deps.store, queryKey) : null;
       const body = await readBulkBody(c);
-      const account = await authenticate(deps.store, apiKeyParam(params) ?? body.apiKey);
+      const account = queryAccount ?? (await authenticate(deps.store, body.apiKey));
       const { plan } = account;
       if (plan.bulkBatchLimit <= 0) throw apiErrors.bulkNotAllowed(plan.name);
       const urls = acceptBulkUrls(body.text, account);

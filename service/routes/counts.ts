@@ -30,7 +30,8 @@ function cacheHeaders(c: Context, lookup: CountLookup, ttl: number | undefined, 
     c.header("Cache-Control", "no-store, max-age=0");
     c.header("Expires", new Date(now).toUTCString());
   } else {
-    const maxAge = Math.max(0, Math.floor((lookup.expiresAt - now) / 1000));
+    // Rounded up: a fresh answer cached for 60 s says max-age=60, not 59 because a millisecond passed.
+    const maxAge = Math.max(0, Math.ceil((lookup.expiresAt - now) / 1000));
     c.header("Cache-Control", `public, max-age=${maxAge}`);
     c.header("Expires", new Date(now + maxAge * 1000).toUTCString());
   }

@@ -73,11 +73,13 @@ export function openSqliteStore(databaseUrl: string): Store {
     bulkResults: db.prepare<[string], { url: string; result: string }>(
       "SELECT url, result FROM bulk_url WHERE job_id = ? AND completed_at IS NOT NULL ORDER BY id",
     ),
-    queuedBulkUrls: db.prepare<[number, number, number], { id: number; job_id: string; account_id: string; count_url: string }>(`
-      SELECT u.id, u.job_id, j.account_id, u.count_url
-      FROM bulk_url u JOIN bulk_job j ON j.id = u.job_id
-      WHERE u.completed_at IS NULL AND u.id > ? AND (j.paused_until IS NULL OR j.paused_until <= ?)
-      ORDER BY u.id LIMIT ?`),
+    activeBulkJobs: db.prepare<[number], { id: string; account_id: string }>(`
+      SELECT id, account_id FROM bulk_job
+      WHERE completed_at IS NULL AND (paused_until IS NULL OR paused_until <= ?)
+      ORDER BY created_at`),
+    queuedBulkUrls: db.prepare<[string, number, number], { id: number; count_url: string }>(
+      "SELECT id, count_url FROM bulk_url WHERE job_id = ? AND completed_at IS NULL AND id > ? ORDER BY id LIMIT ?",
+    ),
     completeUrl: db.prepare<[string, number, number]>(
       "UPDATE bulk_url SET result = ?, completed_at = ? WHERE id = ? AND completed_at IS NULL",
     ),
@@ -88,7 +90,9 @@ export function openSqliteStore(databaseUrl: string): Store {
     pauseJobs: db.prepare<[number, string]>(
       "UPDATE bulk_job SET paused_until = ? WHERE account_id = ? AND completed_at IS NULL",
     ),
-    deleteJobsCompletedBefore: db.prepare<[number]>("DELETE FROM bulk_job WHERE completed_at < ?"),
+    deleteExpiredJobs: db.prepare<[number, number]>(
+      "DELETE FROM bulk_job WHERE completed_at < ? OR (completed_at IS NULL AND created_at < ?)",
+    ),
   };
 
   class QuotaExhausted extends Error {}
@@ -191,10 +195,13 @@ export function openSqliteStore(databaseUrl: string): Store {
     async bulkResults(jobId) {
       return statements.bulkResults.all(jobId);
     },
-    async queuedBulkUrls(afterId, limit, now) {
+    async activeBulkJobs(now) {
+      return statements.activeBulkJobs.all(now).map((r) => ({ id: r.id, accountId: r.account_id }));
+    },
+    async queuedBulkUrls(job, afterId, limit) {
       return statements.queuedBulkUrls
-        .all(afterId, now, limit)
-        .map((r) => ({ id: r.id, jobId: r.job_id, accountId: r.account_id, countUrl: r.count_url }));
+        .all(job.id, afterId, limit)
+        .map((r) => ({ id: r.id, jobId: job.id, accountId: job.accountId, countUrl: r.count_url }));
     },
     async completeBulkUrl(item, quota, result, now) {
       try {
@@ -207,8 +214,8 @@ export function openSqliteStore(databaseUrl: string): Store {
     async pauseBulkJobs(accountId, until) {
       statements.pauseJobs.run(until, accountId);
     },
-    async deleteBulkJobsCompletedBefore(before) {
-      return statements.deleteJobsCompletedBefore.run(before).changes;
+    async deleteExpiredBulkJobs(completedBefore, createdBefore) {
+      return statements.deleteExpiredJobs.run(completedBefore, createdBefore).changes;
     },
   };
 }

@@ -81,8 +81,10 @@ export interface Store {
   /** Null when the job does not exist or belongs to another account. */
   bulkJob(id: string, accountId: string): Promise<BulkJobRow | null>;
   bulkResults(jobId: string): Promise<BulkResultRow[]>;
-  /** Queued URLs of jobs that are not paused, in submission order, after `afterId`. */
-  queuedBulkUrls(afterId: number, limit: number, now: number): Promise<QueuedBulkUrl[]>;
+  /** Jobs with queued URLs that are not paused, oldest first. */
+  activeBulkJobs(now: number): Promise<{ id: string; accountId: string }[]>;
+  /** A job's queued URLs after `afterId`, in submission order. */
+  queuedBulkUrls(job: { id: string; accountId: string }, afterId: number, limit: number): Promise<QueuedBulkUrl[]>;
   /** Counts the URL against the quota and stores its result in one transaction: each URL is answered and counted once. */
   completeBulkUrl(
     item: QueuedBulkUrl,
@@ -91,5 +93,6 @@ export interface Store {
     now: number,
   ): Promise<BulkCompletion>;
   pauseBulkJobs(accountId: string, until: number): Promise<void>;
-  deleteBulkJobsCompletedBefore(before: number): Promise<number>;
+  /** Removes jobs completed before `completedBefore`, and jobs never completed that were created before `createdBefore`. */
+  deleteExpiredBulkJobs(completedBefore: number, createdBefore: number): Promise<number>;
 }

@@ -2,11 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import { inject } from "vitest";
 import { Accounts } from "../../lib/accounts/accounts.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
 import { parseEnv, type Env } from "../../lib/env.ts";
+import { createHttpServer } from "../../service/http/server.ts";
 import { startRuntime, type ServiceRuntime } from "../../service/runtime.ts";
 import type { SandboxKnobs, SandboxStats } from "../../service/sandbox/sandbox.ts";
 
@@ -34,9 +35,8 @@ export async function startTestService(overrides: Record<string, string> = {}, o
     ...overrides,
   });
   const runtime: ServiceRuntime = await startRuntime(env, options);
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: runtime.app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
-  });
+  const server = createHttpServer(getRequestListener(runtime.app.fetch));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const prisma = createPrisma(env.DATABASE_URL);
   const accounts = new Accounts(prisma, env.QUOTA_TIMEZONE);
@@ -72,6 +72,7 @@ export async function startTestService(overrides: Record<string, string> = {}, o
       await fetch(`${sandboxOrigin}/__sandbox/reset`, { method: "POST" });
     },
     async close() {
+      server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await runtime.close();
       await prisma.$disconnect();

@@ -93,7 +93,7 @@ CREATE INDEX "bulk_job_account_id_created_at_idx" ON "bulk_job"("account_id", "c
 CREATE INDEX "bulk_job_completed_at_idx" ON "bulk_job"("completed_at");
 
 -- CreateIndex
-CREATE INDEX "bulk_url_completed_at_id_idx" ON "bulk_url"("completed_at", "id");
+CREATE INDEX "bulk_url_job_id_completed_at_id_idx" ON "bulk_url"("job_id", "completed_at", "id");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "bulk_url_job_id_count_url_key" ON "bulk_url"("job_id", "count_url");

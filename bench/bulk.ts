@@ -1,0 +1,123 @@
+/**
+ * `npm run bench:bulk`: one 10,000-URL bulk job against the sandbox with 100 ms upstream latency, through
+ * service/main.ts (API + worker). The worker can do at best URLs × latency / concurrency; target: that limit
+ * over the measured wall time ≥ 0.8.
+ */
+import path from "node:path";
+import {
+  createDedicatedAccount,
+  envInt,
+  freePort,
+  getJson,
+  log,
+  runMain,
+  sleep,
+  startChild,
+  stopChild,
+  tempDir,
+  TSX,
+  waitForStatus,
+} from "./support.ts";
+
+const URLS = 10_000;
+const LATENCY_MS = 100;
+const CONCURRENCY = envInt("BENCH_CONCURRENCY", 64);
+const POLL_MS = 100;
+const TARGET_RATIO = 0.8;
+
+interface BulkAnswer {
+  data: Record<string, unknown> | unknown[];
+  _meta: { urls_completed: number; urls_queued: number; completed: boolean; bulk_id: string; paused_until?: string };
+}
+
+async function main(): Promise<number> {
+  const dir = tempDir("bench-bulk");
+  const databaseUrl = `file:${path.join(dir, "bulk.db")}`;
+  const apiKey = await createDedicatedAccount(databaseUrl);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  log(`starting service/main.ts on ${base} (sandbox latency ${LATENCY_MS} ms, BULK_CONCURRENCY ${CONCURRENCY})`);
+  const service = startChild("service", TSX, ["service/main.ts"], {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    SHARECOUNT_NETWORKS: "sandbox",
+    SANDBOX_LATENCY_MS: String(LATENCY_MS),
+    BULK_CONCURRENCY: String(CONCURRENCY),
+    FACEBOOK_APP_CALLS_PER_HOUR: "100000",
+  });
+  await waitForStatus(base, service);
+
+  const urls = Array.from({ length: URLS }, (_, i) => `https://example.com/bulk/${i}`);
+  const limitMs = (URLS * LATENCY_MS) / CONCURRENCY;
+  log(`submitting ${URLS} URLs (concurrency-bound limit ${(limitMs / 1000).toFixed(2)} s)`);
+  const started = performance.now();
+  const submitted = await getJson<{ count: number; bulk_id: string }>(`${base}/v1.0/bulk?apikey=${apiKey}`, {
+    method: "POST",
+    headers: { "content-type": "text/plain" },
+    body: urls.join("\n"),
+  });
+  if (submitted.count !== URLS) throw new Error(`the job accepted ${submitted.count} URLs, not ${URLS}`);
+  log(`bulk_id ${submitted.bulk_id} accepted after ${(performance.now() - started).toFixed(0)} ms`);
+
+  const pollUrl = `${base}/v1.0/bulk?bulk_id=${submitted.bulk_id}&apikey=${apiKey}`;
+  const deadline = started + Math.max(120_000, limitMs * 10);
+  let answer: BulkAnswer;
+  let lastLog = started;
+  for (;;) {
+    answer = await getJson<BulkAnswer>(pollUrl);
+    if (answer._meta.completed) break;
+    const now = performance.now();
+    if (now > deadline) throw new Error(`the job did not complete in ${((now - started) / 1000).toFixed(0)} s`);
+    if (answer._meta.paused_until) throw new Error(`the job is paused until ${answer._meta.paused_until}`);
+    if (now - lastLog >= 1000) {
+      lastLog = now;
+      log(`${((now - started) / 1000).toFixed(1)} s: ${answer._meta.urls_completed}/${answer._meta.urls_queued}`);
+    }
+    await sleep(POLL_MS);
+  }
+  const wallMs = performance.now() - started;
+  log(`completed after ${(wallMs / 1000).toFixed(2)} s`);
+
+  // verification: every URL answered, each counted once
+  const keys = Array.isArray(answer.data) ? 0 : Object.keys(answer.data).length;
+  const quota = await getJson<{ quota_used_today: number }>(`${base}/v1.0/quota?apikey=${apiKey}`);
+  await stopChild(service);
+  const problems = [
+    ...(keys === URLS ? [] : [`data has ${keys} keys, expected ${URLS}`]),
+    ...(quota.quota_used_today === URLS ? [] : [`quota_used_today is ${quota.quota_used_today}, expected ${URLS}`]),
+  ];
+
+  const ratio = limitMs / wallMs;
+  const met = ratio >= TARGET_RATIO;
+  console.log("");
+  console.log(`bulk job: ${URLS} URLs`);
+  console.log(`  upstream latency       ${LATENCY_MS} ms`);
+  console.log(`  worker concurrency     ${CONCURRENCY}`);
+  console.log(`  wall time (POST→done)  ${(wallMs / 1000).toFixed(2)} s   (polled every ${POLL_MS} ms)`);
+  console.log(`  limit URLs×lat/conc    ${(limitMs / 1000).toFixed(2)} s`);
+  console.log(`  ratio limit/wall       ${ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}: ${met ? "met" : "MISSED"})`);
+  console.log(`  data keys              ${keys}`);
+  console.log(`  quota_used_today       ${quota.quota_used_today}`);
+  console.log("");
+  console.log(
+    JSON.stringify({
+      bench: "bulk",
+      urls: URLS,
+      latency_ms: LATENCY_MS,
+      concurrency: CONCURRENCY,
+      wall_s: Number((wallMs / 1000).toFixed(3)),
+      limit_s: Number((limitMs / 1000).toFixed(3)),
+      ratio: Number(ratio.toFixed(3)),
+      target: TARGET_RATIO,
+      met,
+      data_keys: keys,
+      quota_used_today: quota.quota_used_today,
+      verified: problems.length === 0,
+    }),
+  );
+  for (const problem of problems) console.error(`[bench] FAILED: ${problem}`);
+  return problems.length === 0 ? 0 : 1;
+}
+
+await runMain(main);

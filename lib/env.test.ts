@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "./env.ts";
+
+/** The message parseEnv throws for `source`. */
+function envError(source: Record<string, string | undefined>): string {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as Error).message;
+  }
+  throw new Error(`expected ${JSON.stringify(source)} to be refused`);
+}
+
+describe("parseEnv defaults", () => {
+  it("starts with no configuration at all, on the sandbox", () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.HOST).toBe("0.0.0.0");
+    expect(env.DATABASE_URL).toBe("file:./data/sharecount.db");
+    expect(env.QUOTA_TIMEZONE).toBe("UTC");
+    expect(env.SHARECOUNT_NETWORKS).toBe("sandbox");
+    expect(env.COUNT_CACHE_TTL_SECONDS).toBe(1200);
+    expect(env.BULK_MAX_BODY_BYTES).toBe(24 * 1024 * 1024);
+    expect(env.FACEBOOK_GRAPH_URL).toMatch(/^https:\/\/graph\.facebook\.com\//);
+  });
+
+  it("goes live when a Facebook token is set, unless told otherwise", () => {
+    expect(parseEnv({ FACEBOOK_ACCESS_TOKEN: "123|secret" }).SHARECOUNT_NETWORKS).toBe("live");
+    expect(parseEnv({ FACEBOOK_ACCESS_TOKEN: "123|secret", SHARECOUNT_NETWORKS: "sandbox" }).SHARECOUNT_NETWORKS).toBe(
+      "sandbox",
+    );
+  });
+
+  it("reads set values", () => {
+    const env = parseEnv({
+      PORT: "8080",
+      DATABASE_URL: "file:/tmp/x.db",
+      QUOTA_TIMEZONE: "Europe/Berlin",
+      FACEBOOK_GRAPH_URL: "https://graph.example.com/v1/",
+    });
+    expect(env.PORT).toBe(8080);
+    expect(env.DATABASE_URL).toBe("file:/tmp/x.db");
+    expect(env.QUOTA_TIMEZONE).toBe("Europe/Berlin");
+    expect(env.FACEBOOK_GRAPH_URL).toBe("https://graph.example.com/v1");
+  });
+
+  it("treats empty strings as unset", () => {
+    const env = parseEnv({
+      PORT: "",
+      DATABASE_URL: "",
+      QUOTA_TIMEZONE: "",
+      FACEBOOK_ACCESS_TOKEN: "",
+      SHARECOUNT_NETWORKS: "",
+      FACEBOOK_GRAPH_URL: "",
+      BULK_MAX_BODY_BYTES: "",
+    });
+    expect(env.PORT).toBe(3000);
+    expect(env.DATABASE_URL).toBe("file:./data/sharecount.db");
+    expect(env.QUOTA_TIMEZONE).toBe("UTC");
+    expect(env.SHARECOUNT_NETWORKS).toBe("sandbox");
+    expect(env.FACEBOOK_ACCESS_TOKEN).toBeUndefined();
+    expect(env.BULK_MAX_BODY_BYTES).toBe(24 * 1024 * 1024);
+  });
+
+  it("treats whitespace-only values as unset (a port of 0 would be a random port)", () => {
+    expect(parseEnv({ PORT: " " }).PORT).toBe(3000);
+    expect(parseEnv({ QUOTA_TIMEZONE: "  " }).QUOTA_TIMEZONE).toBe("UTC");
+  });
+});
+
+describe("parseEnv errors name the bad variable", () => {
+  it.each([
+    [{ PORT: "abc" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ PORT: "-1" }, "PORT"],
+    [{ PORT: "80.5" }, "PORT"],
+    [{ PORT: "0x50" }, "PORT"],
+    [{ PORT: "1e3" }, "PORT"],
+    [{ QUOTA_TIMEZONE: "Mars/Base" }, "QUOTA_TIMEZONE"],
+    [{ SHARECOUNT_NETWORKS: "live" }, "FACEBOOK_ACCESS_TOKEN"],
+    [{ SHARECOUNT_NETWORKS: "bogus" }, "SHARECOUNT_NETWORKS"],
+    [{ FACEBOOK_GRAPH_URL: "notaurl" }, "FACEBOOK_GRAPH_URL"],
+    [{ FACEBOOK_GRAPH_URL: "ftp://graph.example.com" }, "FACEBOOK_GRAPH_URL"],
+    [{ PINTEREST_COUNT_URL: "notaurl" }, "PINTEREST_COUNT_URL"],
+    [{ COUNT_CACHE_TTL_SECONDS: "5000" }, "COUNT_CACHE_TTL_SECONDS"],
+    [{ BULK_MAX_BODY_BYTES: "100" }, "BULK_MAX_BODY_BYTES"],
+  ])("%j → names %s", (source, name) => {
+    const message = envError(source);
+    expect(message).toMatch(new RegExp(`^\\s*${name}: `, "m"));
+  });
+
+  it("explains live without a token", () => {
+    expect(envError({ SHARECOUNT_NETWORKS: "live" })).toMatch(/FACEBOOK_ACCESS_TOKEN: .*SHARECOUNT_NETWORKS=live/);
+  });
+
+  it("names every bad variable at once, and only those", () => {
+    const message = envError({ PORT: "abc", QUOTA_TIMEZONE: "Mars/Base", DATABASE_URL: "file:/tmp/ok.db" });
+    expect(message).toMatch(/^\s*PORT: /m);
+    expect(message).toMatch(/^\s*QUOTA_TIMEZONE: /m);
+    expect(message).not.toMatch(/DATABASE_URL/);
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { MAX_URL_LENGTH, parseCountUrl } from "./count-url.ts";
+
+function accepted(input: string) {
+  const result = parseCountUrl(input);
+  if (!result.ok) throw new Error(`expected ${JSON.stringify(input)} to be accepted, got: ${result.reason}`);
+  return result;
+}
+
+function refusal(input: string): string {
+  const result = parseCountUrl(input);
+  if (result.ok) throw new Error(`expected ${JSON.stringify(input)} to be refused, got ${result.normalized}`);
+  expect(result.reason.length).toBeGreaterThan(0);
+  return result.reason;
+}
+
+describe("parseCountUrl: schemes", () => {
+  it("accepts http and https URLs", () => {
+    expect(accepted("http://a.com/x").normalized).toBe("http://a.com/x");
+    expect(accepted("https://a.com/x?y=1").normalized).toBe("https://a.com/x?y=1");
+    expect(accepted("HTTPS://a.com").normalized).toBe("https://a.com/");
+  });
+
+  it.each(["ftp://a.com/x", "javascript:alert(1)", "data:text/html,hi", "file:///etc/passwd", "mailto:x@a.com", "ws://a.com/"])(
+    "refuses the scheme of %s",
+    (input) => {
+      expect(refusal(input)).toMatch(/http/);
+    },
+  );
+
+  it.each(["a.com/x", "www.a.com", "//a.com/x", "http:/a.com", "http:a.com"])("refuses %s without a complete scheme", (input) => {
+    expect(refusal(input)).toMatch(/http:\/\/ or https:\/\//);
+  });
+});
+
+describe("parseCountUrl: encoding", () => {
+  it("decodes a URL that is still percent-encoded once", () => {
+    expect(accepted("http%3A%2F%2Fa.com%2Fx").normalized).toBe("http://a.com/x");
+    expect(accepted("https%3a%2f%2fa.com%2Fx%3Fy%3D1%26z%3D2").normalized).toBe("https://a.com/x?y=1&z=2");
+  });
+
+  it("leaves percent-escapes inside a plain URL alone", () => {
+    expect(accepted("http://a.com/a%20b?q=%26").normalized).toBe("http://a.com/a%20b?q=%26");
+  });
+
+  it("does not throw on a broken escape after an encoded scheme", () => {
+    expect(parseCountUrl("http%3A%2F%2Fa.com%2F%E0%A4%A").ok).toBe(false);
+  });
+});
+
+describe("parseCountUrl: length", () => {
+  it(`accepts a URL of exactly ${MAX_URL_LENGTH} characters and refuses one longer`, () => {
+    const prefix = "http://a.com/";
+    const exact = prefix + "x".repeat(MAX_URL_LENGTH - prefix.length);
+    expect(exact).toHaveLength(2048);
+    expect(accepted(exact).normalized).toBe(exact);
+    expect(refusal(`${exact}x`)).toMatch(/2048/);
+    expect(refusal(prefix + "x".repeat(10_000))).toMatch(/2048/);
+  });
+});
+
+describe("parseCountUrl: normalization", () => {
+  it("drops the fragment", () => {
+    expect(accepted("http://a.com/x#section").normalized).toBe("http://a.com/x");
+  });
+
+  it("drops credentials; the host is what follows the @", () => {
+    const result = accepted("http://good.com@evil.com/");
+    expect(result.url.hostname).toBe("evil.com");
+    expect(result.normalized).toBe("http://evil.com/");
+    expect(accepted("https://user:pass@a.com/x").normalized).toBe("https://a.com/x");
+  });
+
+  it("lowercases the scheme and host but not the path", () => {
+    expect(accepted("HTTP://A.COM/Path?Q=X").normalized).toBe("http://a.com/Path?Q=X");
+  });
+
+  it("turns an IDN host into punycode", () => {
+    const result = accepted("http://bücher.de/");
+    expect(result.url.hostname).toBe("xn--bcher-kva.de");
+    expect(result.normalized).toBe("http://xn--bcher-kva.de/");
+  });
+
+  it("drops the trailing dot of the host", () => {
+    expect(accepted("http://a.com./x").normalized).toBe("http://a.com/x");
+    expect(accepted("http://a.com.").url.hostname).toBe("a.com");
+  });
+
+  it("reads a backslash as the URL parser does, so the host is the one before it", () => {
+    expect(accepted("http://evil.com\\@good.com").url.hostname).toBe("evil.com");
+  });
+
+  it("trims surrounding whitespace", () => {
+    expect(accepted("  http://a.com/x \n").normalized).toBe("http://a.com/x");
+  });
+});
+
+describe("parseCountUrl: garbage", () => {
+  it.each([
+    [""],
+    ["   "],
+    ["http://"],
+    ["https://"],
+    ["http://a com/"],
+    ["http://a.com:abc/"],
+    ["http://a.com:99999/"],
+    ["http://localhost/"],
+    ["http://intranet/x"],
+    ["http://.com/"],
+    ["http://..com/"],
+    ["http://a..b/"],
+    ["http://a.com../"],
+    ["\u0000\u0001"],
+    ["%FF%FE"],
+    ["not a url"],
+    ["http://[::1"],
+  ])("refuses %j with a reason", (input) => {
+    refusal(input);
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { canonicalPath, isApiPath } from "./paths.ts";
+import { apiKeyParam, parseQuery } from "./query.ts";
+
+describe("parseQuery", () => {
+  it("decodes ordinary parameters, + as a space", () => {
+    const params = parseQuery("url=http%3A%2F%2Fa.com%2Fx%3Fy%3D1&apikey=K&callback=cb&q=a+b");
+    expect(params.get("url")).toBe("http://a.com/x?y=1");
+    expect(params.get("apikey")).toBe("K");
+    expect(params.get("callback")).toBe("cb");
+    expect(params.get("q")).toBe("a b");
+  });
+
+  it("keeps the first of repeated parameters", () => {
+    expect(parseQuery("apikey=first&apikey=second").get("apikey")).toBe("first");
+  });
+
+  it("reads a parameter without = as empty", () => {
+    const params = parseQuery("force&apikey=K");
+    expect(params.get("force")).toBe("");
+    expect(params.get("apikey")).toBe("K");
+  });
+
+  it("does not throw on bytes that are not UTF-8 or on broken escapes", () => {
+    expect(() => parseQuery("url=%FF%FE&apikey=%C3%28")).not.toThrow();
+    const params = parseQuery("url=%FF%FE&apikey=K&x=%&y=%E0%A4%A");
+    expect(params.get("url")).toBe("\uFFFD\uFFFD");
+    expect(params.get("apikey")).toBe("K");
+    expect(params.get("x")).toBe("%");
+  });
+
+  it("puts back the query parameters of a url sent without encoding", () => {
+    const params = parseQuery("url=http://a.com/x?y=1&z=2&apikey=K&callback=cb");
+    expect(params.get("url")).toBe("http://a.com/x?y=1&z=2");
+    expect(params.get("apikey")).toBe("K");
+    expect(params.get("callback")).toBe("cb");
+    expect(params.has("y")).toBe(false);
+    expect(params.has("z")).toBe(false);
+  });
+
+  it("keeps API parameters that come after a raw url as the API's", () => {
+    const params = parseQuery("url=https://a.com/?p=1&custom_ttl=5&_=123&force=1&bulk_id=B&apiKey=K");
+    expect(params.get("url")).toBe("https://a.com/?p=1");
+    expect(params.get("custom_ttl")).toBe("5");
+    expect(params.get("_")).toBe("123");
+    expect(params.get("force")).toBe("1");
+    expect(params.get("bulk_id")).toBe("B");
+    expect(apiKeyParam(params)).toBe("K");
+  });
+
+  it("does not give parameters before the url to the url", () => {
+    const params = parseQuery("apikey=K&other=1&url=http://a.com/x");
+    expect(params.get("url")).toBe("http://a.com/x");
+    expect(params.get("other")).toBe("1");
+  });
+
+  it("decodes a twice-encoded url once (the count URL parser undoes the rest)", () => {
+    const url = "http://a.com/x?y=1";
+    const params = parseQuery(`url=${encodeURIComponent(encodeURIComponent(url))}&apikey=K`);
+    expect(params.get("url")).toBe(encodeURIComponent(url));
+    expect(params.get("apikey")).toBe("K");
+  });
+
+  it("returns an empty map for an empty query", () => {
+    expect(parseQuery("").size).toBe(0);
+    expect(parseQuery("&&&").size).toBe(0);
+  });
+});
+
+describe("apiKeyParam", () => {
+  it("reads apikey, or apiKey as one client sends it", () => {
+    expect(apiKeyParam(parseQuery("apikey=lower"))).toBe("lower");
+    expect(apiKeyParam(parseQuery("apiKey=camel"))).toBe("camel");
+    expect(apiKeyParam(parseQuery("apikey=lower&apiKey=camel"))).toBe("lower");
+  });
+
+  it("is undefined when there is no key or it is empty", () => {
+    expect(apiKeyParam(parseQuery("url=x"))).toBeUndefined();
+    expect(apiKeyParam(parseQuery("apikey="))).toBeUndefined();
+    expect(apiKeyParam(parseQuery("APIKEY=K"))).toBeUndefined();
+  });
+});
+
+describe("canonicalPath", () => {
+  it.each([
+    ["/v1.0//url", "/v1.0/url"],
+    ["/v1.0/", "/v1.0"],
+    ["/v1.0", "/v1.0"],
+    ["/url", "/url"],
+    ["/url/", "/url"],
+    ["/bulk/", "/bulk"],
+    ["//v1.1///bulk//", "/v1.1/bulk"],
+    ["/", "/"],
+    ["//", "/"],
+  ])("%s → %s", (input, expected) => {
+    expect(canonicalPath(input)).toBe(expected);
+  });
+});
+
+describe("isApiPath", () => {
+  it.each(["/v1.0//url", "/v1.0/", "/v1.0", "/v1.1/", "/url", "/url/", "/bulk", "/bulk/", "/v1.0/bulk", "/v1.0/status/"])(
+    "%s is the API's",
+    (path) => {
+      expect(isApiPath(path)).toBe(true);
+    },
+  );
+
+  it.each(["/v1.2", "/v1.2/", "/v1.00", "/v1.0x", "/V1.0/", "/v2/", "/dashboard", "/", "/urls", "/bulkx", "/api/v1.0/"])(
+    "%s is not the API's",
+    (path) => {
+      expect(isApiPath(path)).toBe(false);
+    },
+  );
+});

@@ -1,0 +1,225 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestService, type TestService } from "../support/service.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const TSX = path.join(root, "node_modules", ".bin", "tsx");
+const CLI = path.join("service", "admin", "cli.ts");
+const HEX_KEY = /^[0-9a-f]{40}$/;
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout as the one JSON object it must be. */
+  json: Record<string, any>;
+}
+
+/** Runs the admin command line as an operator does, against `databaseUrl`. */
+function cli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, QUOTA_TIMEZONE: "UTC" };
+  delete env.NODE_OPTIONS;
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [CLI, ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const lines = stdout.split("\n").filter((line) => line.length > 0);
+      let json: Record<string, any>;
+      try {
+        if (lines.length !== 1) throw new Error(`${lines.length} lines`);
+        json = JSON.parse(lines[0]!);
+        if (json === null || typeof json !== "object" || Array.isArray(json)) throw new Error("not an object");
+      } catch (error) {
+        reject(
+          new Error(`cli ${args.join(" ")}: stdout is not one JSON object (${(error as Error).message}):\n${stdout}\n${stderr}`),
+        );
+        return;
+      }
+      resolve({ code, stdout, stderr, json });
+    });
+  });
+}
+
+/** A command that must succeed: exit 0 and no `error` key. */
+async function ok(databaseUrl: string, ...args: string[]) {
+  const result = await cli(databaseUrl, ...args);
+  expect(result.json).not.toHaveProperty("error");
+  expect(result.code).toBe(0);
+  return result.json;
+}
+
+/** A command that must fail: exit 1 and exactly `{"error": "..."}`. */
+async function fails(databaseUrl: string, ...args: string[]) {
+  const result = await cli(databaseUrl, ...args);
+  expect(result.code).toBe(1);
+  expect(Object.keys(result.json)).toEqual(["error"]);
+  expect(typeof result.json.error).toBe("string");
+  expect(result.json.error.length).toBeGreaterThan(0);
+  return result.json.error as string;
+}
+
+// Every command is a process start (about a second, more on a busy machine).
+describe("admin CLI on a fresh database", { timeout: 60_000 }, () => {
+  let dir: string;
+  let db: string;
+  const keys: Record<string, string> = {};
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "sharecount-cli-"));
+    db = `file:${path.join(dir, "db.sqlite")}`;
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("account:create migrates the new database itself and creates an account on every plan", async () => {
+    for (const plan of ["free", "plus", "business", "dedicated"]) {
+      const created = await ok(db, "account:create", "--email", `${plan.toUpperCase()}@Example.com`, "--plan", plan);
+      expect(Object.keys(created).sort()).toEqual(["apikey", "email", "plan"]);
+      expect(created.email).toBe(`${plan}@example.com`);
+      expect(created.plan).toBe(plan);
+      expect(created.apikey).toMatch(HEX_KEY);
+      keys[plan] = created.apikey;
+    }
+    expect(new Set(Object.values(keys)).size).toBe(4);
+    expect(fs.existsSync(path.join(dir, "db.sqlite"))).toBe(true);
+  }, 120_000);
+
+  it("account:create refuses a duplicate email (in any case), an unknown plan and a bad email", async () => {
+    expect(await fails(db, "account:create", "--email", "Free@EXAMPLE.com", "--plan", "plus")).toMatch(/already exists/);
+    const unknown = await fails(db, "account:create", "--email", "new@example.com", "--plan", "gold");
+    expect(unknown).toMatch(/gold/);
+    expect(unknown).toMatch(/free/);
+    expect(await fails(db, "account:create", "--email", "not-an-email", "--plan", "free")).toMatch(/email/i);
+  });
+
+  it("account:show describes the account", async () => {
+    const shown = await ok(db, "account:show", "--email", "business@example.com");
+    expect(shown).toMatchObject({
+      email: "business@example.com",
+      plan: "business",
+      quota: { allocated_today: 100_000, used_today: 0, bulk_batch_limit: 1_000, custom_ttl_allowed: false },
+      whitelist: { enabled: false, domains: [] },
+      has_password: false,
+    });
+    expect(Number.isNaN(Date.parse(shown.created_at))).toBe(false);
+    expect(JSON.stringify(shown)).not.toContain(keys.business);
+  });
+
+  it("account:plan moves the account to another plan, and refuses an unknown one", async () => {
+    const moved = await ok(db, "account:plan", "--email", "free@example.com", "--plan", "dedicated");
+    expect(moved).toMatchObject({
+      email: "free@example.com",
+      plan: "dedicated",
+      quota: { allocated_today: 1_000_000, custom_ttl_allowed: true },
+    });
+    expect(await fails(db, "account:plan", "--email", "free@example.com", "--plan", "gold")).toMatch(/gold/);
+    expect(await fails(db, "account:plan", "--email", "nobody@example.com", "--plan", "plus")).toMatch(/nobody@example\.com/);
+  });
+
+  it("key:roll returns a new key", async () => {
+    const rolled = await ok(db, "key:roll", "--email", "plus@example.com");
+    expect(rolled).toEqual({ email: "plus@example.com", apikey: expect.stringMatching(HEX_KEY) });
+    expect(rolled.apikey).not.toBe(keys.plus);
+  });
+
+  it("whitelist:set stores normalized entries and the flag; an invalid entry changes nothing", async () => {
+    const set = await ok(
+      db,
+      "whitelist:set",
+      "--email",
+      "dedicated@example.com",
+      "--domains",
+      "a.com,*.b.com, https://C.com:8080/x ,Bücher.de,a.com",
+      "--enabled",
+      "true",
+    );
+    expect(set.whitelist).toEqual({ enabled: true, domains: ["*.b.com", "a.com", "c.com", "xn--bcher-kva.de"] });
+
+    expect(
+      await fails(db, "whitelist:set", "--email", "dedicated@example.com", "--domains", "ok.com,a..b", "--enabled", "false"),
+    ).toMatch(/a\.\.b/);
+    expect(await fails(db, "whitelist:set", "--email", "dedicated@example.com", "--domains", "a.com", "--enabled", "yes")).toMatch(
+      /--enabled/,
+    );
+    const shown = await ok(db, "account:show", "--email", "dedicated@example.com");
+    expect(shown.whitelist).toEqual({ enabled: true, domains: ["*.b.com", "a.com", "c.com", "xn--bcher-kva.de"] });
+  });
+
+  it("plan:list lists the four plans with their limits", async () => {
+    const listed = await ok(db, "plan:list");
+    expect(Object.keys(listed)).toEqual(["plans"]);
+    const byName = Object.fromEntries(listed.plans.map((p: { name: string }) => [p.name, p]));
+    expect(Object.keys(byName).sort()).toEqual(["business", "dedicated", "free", "plus"]);
+    expect(byName.free).toEqual({ name: "free", dailyQuota: 500, bulkBatchLimit: 0, customTtlAllowed: false });
+    expect(byName.dedicated).toMatchObject({ bulkBatchLimit: 10_000, customTtlAllowed: true });
+  });
+
+  it("plan:set changes a plan's quota, and accounts on it get it today", async () => {
+    const updated = await ok(db, "plan:set", "--plan", "plus", "--daily-quota", "20000");
+    expect(updated).toEqual({ name: "plus", dailyQuota: 20_000, bulkBatchLimit: 500, customTtlAllowed: false });
+    const shown = await ok(db, "account:show", "--email", "plus@example.com");
+    expect(shown.quota.allocated_today).toBe(20_000);
+  });
+
+  it("plan:set refuses an unknown plan and values that are not whole numbers, saying which", async () => {
+    expect(await fails(db, "plan:set", "--plan", "gold", "--daily-quota", "5")).toMatch(/Unknown plan "gold"/);
+    expect(await fails(db, "plan:set", "--plan", "plus", "--daily-quota", "lots")).toMatch(/--daily-quota/);
+    const huge = await fails(db, "plan:set", "--plan", "plus", "--daily-quota", "99999999999999999999");
+    expect(huge).toMatch(/--daily-quota/);
+    expect(huge).not.toMatch(/Unknown plan/);
+  });
+
+  it("refuses an unknown command, an unknown option and a missing required option", async () => {
+    expect(await fails(db, "account:delete", "--email", "plus@example.com")).toMatch(/Unknown command/);
+    expect(await fails(db, "account:show", "--email", "plus@example.com", "--bogus")).toMatch(/--bogus/);
+    expect(await fails(db, "key:roll")).toMatch(/--email is required/);
+  });
+});
+
+describe("admin CLI against a running service", { timeout: 60_000 }, () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService();
+  });
+  afterAll(() => svc.close());
+
+  const url = () => encodeURIComponent(`https://example.com/cli-${Math.random().toString(36).slice(2)}`);
+
+  it("key:roll makes the old key fail at once and the new key work", async () => {
+    const db = svc.env.DATABASE_URL;
+    const created = await ok(db, "account:create", "--email", "operator@example.com", "--plan", "plus");
+    expect((await svc.get(`/v1.0/?url=${url()}&apikey=${created.apikey}`)).status).toBe(200);
+
+    const rolled = await ok(db, "key:roll", "--email", "operator@example.com");
+    const old = await svc.get(`/v1.0/?url=${url()}&apikey=${created.apikey}`);
+    expect(old.status).toBe(401);
+    expect(await old.json()).toEqual({ Error: expect.any(String), Type: "invalid_api_key" });
+    const oldQuota = await svc.get(`/v1.0/quota?apikey=${created.apikey}`);
+    expect(oldQuota.status).toBe(401);
+
+    expect((await svc.get(`/v1.0/?url=${url()}&apikey=${rolled.apikey}`)).status).toBe(200);
+    expect(await (await svc.get(`/v1.0/quota?apikey=${rolled.apikey}`)).json()).toMatchObject({
+      plan: "plus",
+      quota_used_today: 2,
+    });
+  });
+
+  it("whitelist:set is visible at GET /v1.0/domain_whitelist at once, and enforced", async () => {
+    const { email, apiKey } = await svc.account("business");
+    await ok(svc.env.DATABASE_URL, "whitelist:set", "--email", email, "--domains", "Good.com,*.b.com", "--enabled", "true");
+    expect(await (await svc.get(`/v1.0/domain_whitelist?apikey=${apiKey}`)).json()).toEqual({
+      domains: ["*.b.com", "good.com"],
+      whitelist_domains_enabled: true,
+    });
+    const refused = await svc.get(`/v1.0/?url=${encodeURIComponent("https://evil.com/")}&apikey=${apiKey}`);
+    expect(refused.status).toBe(403);
+    expect((await svc.get(`/v1.0/?url=${encodeURIComponent("https://x.b.com/")}&apikey=${apiKey}`)).status).toBe(200);
+  });
+});

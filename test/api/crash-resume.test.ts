@@ -1,0 +1,224 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deriveCounts } from "../../service/sandbox/sandbox.ts";
+import { todayUtc } from "../support/service.ts";
+
+/*
+ * The durability requirement: kill -9 of the process mid-job, then start again, and the job completes with
+ * every URL answered once and counted once. The service runs as a real child process (API + worker, as
+ * `npm run start:api` runs it) on its own SQLite file; the test kills it with SIGKILL partway through a job.
+ *
+ * The child is `node --import tsx service/main.ts`, not the `tsx` command: the tsx command runs the script in
+ * a grandchild process and only relays catchable signals, so SIGKILL of it would leave the service running.
+ */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const N = 400;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Child {
+  process: ChildProcess;
+  output: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const children: Child[] = [];
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let baseUrl: string;
+let sandboxPort: number;
+
+function startChild(): Child {
+  const child = spawn(process.execPath, ["--import", "tsx", "service/main.ts"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  const started = { process: child, output, exited };
+  children.push(started);
+  return started;
+}
+
+const running = (child: Child) => child.process.exitCode === null && child.process.signalCode === null;
+
+/** Polls `read` until `done` holds; fails (with the last answer) after `timeoutMs`. Not a timing assertion. */
+async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, child?: Child) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child && !running(child)) throw new Error(`the service exited while waiting for ${what}:\n${child.output.join("")}`);
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 500)}\n${child?.output.join("") ?? ""}`);
+    }
+    await sleep(20);
+  }
+}
+
+async function waitUp(child: Child) {
+  await until(
+    "GET /v1.0/status to answer 200",
+    async () => {
+      try {
+        return (await fetch(`${baseUrl}/v1.0/status`)).status;
+      } catch {
+        return 0;
+      }
+    },
+    (status) => status === 200,
+    45_000,
+    child,
+  );
+  expect(child.output.join("")).toMatch(/"event":"listening"/);
+}
+
+interface BulkAnswer {
+  data: Record<string, Record<string, unknown>> | unknown[];
+  _meta: { urls_completed: number; urls_queued: number; completed: boolean; bulk_id: string };
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "sharecount-crash-"));
+  const port = await freePort();
+  sandboxPort = await freePort();
+  baseUrl = `http://127.0.0.1:${port}`;
+  env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: `file:${path.join(dir, "db.sqlite")}`,
+    SHARECOUNT_NETWORKS: "sandbox",
+    SANDBOX_PORT: String(sandboxPort),
+    SANDBOX_LATENCY_MS: "100",
+    BULK_CONCURRENCY: "8",
+    QUOTA_TIMEZONE: "UTC",
+  };
+});
+
+afterAll(async () => {
+  for (const child of children) {
+    if (running(child)) {
+      child.process.kill("SIGKILL");
+      await child.exited;
+    }
+  }
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("crash and resume", () => {
+  it(
+    "finishes a job after kill -9 mid-job: every URL answered once and counted once",
+    async () => {
+      // The account, through the admin command line (which migrates the new database first).
+      const { stdout } = await promisify(execFile)(
+        path.join(root, "node_modules/.bin/tsx"),
+        ["service/admin/cli.ts", "account:create", "--email", "crash@example.com", "--plan", "business"],
+        { cwd: root, env },
+      );
+      const created = JSON.parse(stdout.trim().split("\n").at(-1)!) as { apikey: string; plan: string };
+      expect(created.plan).toBe("business");
+      const apiKey = created.apikey;
+
+      const first = startChild();
+      await waitUp(first);
+
+      const urls = Array.from({ length: N }, (_, i) => `https://example.com/crash-${i}-${Math.random().toString(36).slice(2, 8)}`);
+      const submitted = await fetch(`${baseUrl}/v1.0/bulk?apikey=${apiKey}`, {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: `${urls.join("\n")}\n`,
+      });
+      const { count, bulk_id: bulkId } = (await submitted.json()) as { count: number; bulk_id: string };
+      expect(submitted.status).toBe(200);
+      expect(count).toBe(N);
+
+      const retrieve = async () =>
+        (await (await fetch(`${baseUrl}/v1.0/bulk?bulk_id=${bulkId}&apikey=${apiKey}`)).json()) as BulkAnswer;
+
+      // Partway: at least 10% done, then kill -9.
+      const partway = await until("10% of the job", retrieve, (b) => b._meta.urls_completed >= N / 10, 30_000, first);
+      first.process.kill("SIGKILL");
+      expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
+      expect(partway._meta.completed).toBe(false);
+      expect(partway._meta.urls_completed).toBeLessThanOrEqual(N * 0.8);
+
+      // What survived the kill: the URLs answered before it, and the job's progress matching them.
+      const db = new Database(env.DATABASE_URL!.slice("file:".length));
+      const doneAtKill = new Set(
+        db
+          .prepare<[string], { url: string }>("SELECT url FROM bulk_url WHERE job_id = ? AND completed_at IS NOT NULL")
+          .all(bulkId)
+          .map((r) => r.url),
+      );
+      const jobAtKill = db.prepare<[string], { urls_completed: number }>("SELECT urls_completed FROM bulk_job WHERE id = ?").get(bulkId)!;
+      db.close();
+      expect(doneAtKill.size).toBeGreaterThanOrEqual(partway._meta.urls_completed);
+      expect(doneAtKill.size).toBeLessThan(N);
+      expect(jobAtKill.urls_completed).toBe(doneAtKill.size);
+
+      // Start again with the same configuration: the job resumes where it stopped.
+      const second = startChild();
+      await waitUp(second);
+      const resumed = await retrieve();
+      expect(resumed._meta.urls_completed).toBeGreaterThanOrEqual(doneAtKill.size);
+      const done = await until("the job to complete after the restart", retrieve, (b) => b._meta.completed, 60_000, second);
+
+      expect(done._meta).toEqual({ urls_completed: N, urls_queued: N, completed: true, bulk_id: bulkId });
+      const data = done.data as Record<string, Record<string, unknown>>;
+      expect(Object.keys(data)).toHaveLength(N);
+      expect(Object.keys(data).sort()).toEqual([...urls].sort());
+      for (const url of urls) {
+        const { facebook, pinterest } = deriveCounts(url);
+        expect(data[url]!.Pinterest).toBe(pinterest);
+        expect(data[url]!.Facebook).toMatchObject({
+          ...facebook,
+          total_count: facebook.reaction_count + facebook.comment_count + facebook.share_count + facebook.comment_plugin_count,
+        });
+      }
+
+      // Answered once: the restarted service asked the networks only for the URLs not answered before the kill,
+      // each once (its sandbox is new, so its counters start at zero).
+      const stats = (await (await fetch(`http://127.0.0.1:${sandboxPort}/__sandbox/stats`)).json()) as {
+        facebookByUrl: Record<string, number>;
+        pinterestByUrl: Record<string, number>;
+      };
+      const remaining = urls.filter((u) => !doneAtKill.has(u)).sort();
+      for (const byUrl of [stats.facebookByUrl, stats.pinterestByUrl]) {
+        expect(Object.keys(byUrl).sort()).toEqual(remaining);
+        expect(Object.values(byUrl).every((calls) => calls === 1)).toBe(true);
+      }
+
+      // Counted once.
+      const quota = await (await fetch(`${baseUrl}/v1.0/quota?apikey=${apiKey}`)).json();
+      expect(quota).toMatchObject({ quota_used_today: N, plan: "business" });
+      const usage = await (await fetch(`${baseUrl}/v1.0/usage?apikey=${apiKey}`)).json();
+      expect(usage[todayUtc()]).toMatchObject({ date: todayUtc(), queries: N });
+    },
+    120_000,
+  );
+});
