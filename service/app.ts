@@ -1,22 +1,13 @@
-import { Hono, type Context, type Handler } from "hono";
+import { Hono, type Handler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { cors } from "hono/cors";
 import type { ApiVersion } from "./counts/count-object.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiErrors, toApiError } from "./http/errors.ts";
 import { canonicalPath } from "./http/paths.ts";
-import { sendError } from "./http/respond.ts";
+import { preflight, sendError } from "./http/respond.ts";
 import { domainWhitelistHandler, quotaHandler, statusHandler, usageHandler } from "./routes/account.ts";
 import { retrieveBulkHandler, submitBulkHandler } from "./routes/bulk.ts";
 import { countsHandler } from "./routes/counts.ts";
-
-const EXPOSED_HEADERS = [
-  "X-Quota-Remaining",
-  "X-Sharecount-Cache",
-  "X-Sharecount-Stale",
-  "X-Sharecount-Sandbox",
-  "Retry-After",
-];
 
 /** The share-count API as a web-standard app: the same code serves in-process, standalone, and in tests. */
 export function createApiApp(deps: ApiDeps): Hono {
@@ -29,23 +20,19 @@ export function createApiApp(deps: ApiDeps): Hono {
     },
   });
 
-  // The key travels in the query string, never in cookies, so any origin may read the answers.
-  app.use(cors({ origin: "*", allowMethods: ["GET", "POST", "OPTIONS"], exposeHeaders: EXPOSED_HEADERS, maxAge: 86400 }));
+  // CORS preflight for every API path; the answers themselves carry their CORS headers (see respond.ts).
+  app.options("*", (c) => preflight(c.req.header("access-control-request-headers")));
 
   const limitBody = bodyLimit({
     maxSize: deps.limits.maxBodyBytes,
-    onError: (c) => {
-      // The rest of the body is never read, so this connection cannot carry another request.
-      c.header("Connection", "close");
-      return sendError(c, apiErrors.bodyTooLarge(deps.limits.maxBodyBytes));
-    },
+    onError: () => sendError(apiErrors.bodyTooLarge(deps.limits.maxBodyBytes)),
   });
 
   const route = (path: string, handlers: { GET?: Handler; POST?: Handler }) => {
     const allow = Object.keys(handlers).join(", ");
     if (handlers.GET) app.get(path, handlers.GET);
     if (handlers.POST) app.post(path, limitBody, handlers.POST);
-    app.all(path, (c) => sendError(c, apiErrors.methodNotAllowed(allow)));
+    app.all(path, () => sendError(apiErrors.methodNotAllowed(allow)));
   };
 
   for (const version of ["1.0", "1.1"] as ApiVersion[]) {
@@ -62,7 +49,7 @@ export function createApiApp(deps: ApiDeps): Hono {
   route("/v1.0/url", { GET: countsHandler(deps, "1.0") });
   route("/bulk", { GET: retrieveBulkHandler(deps, "1.0"), POST: submitBulkHandler(deps, "1.0") });
 
-  app.notFound((c: Context) => sendError(c, apiErrors.notFound()));
-  app.onError((error, c) => sendError(c, toApiError(error, deps.store)));
+  app.notFound(() => sendError(apiErrors.notFound()));
+  app.onError((error) => sendError(toApiError(error, deps.store)));
   return app;
 }

@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import type { Env } from "../lib/env.ts";
 import { createApiApp } from "./app.ts";
+import { Authenticator } from "./http/auth.ts";
 import { BulkWorker } from "./bulk/worker.ts";
 import { CountService } from "./counts/count-service.ts";
 import { createFacebookAdapter } from "./networks/facebook.ts";
@@ -69,6 +70,7 @@ export async function startRuntime(env: Env, options: { worker?: boolean } = {})
         });
   const app = createApiApp({
     store,
+    auth: new Authenticator(store),
     counts,
     clock,
     notifyBulk: () => worker?.notify(),

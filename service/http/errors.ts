@@ -70,7 +70,9 @@ export const apiErrors = {
   missingBulkId: () => new ApiError("missing_bulk_id", 400, "bulk_id is required: the id returned when the job was submitted."),
   bulkNotFound: () =>
     new ApiError("bulk_not_found", 404, "No bulk job with this bulk_id for this API key (it may have expired)."),
-  bodyTooLarge: (max: number) => new ApiError("body_too_large", 413, `The request body is over ${max} bytes.`),
+  // The rest of the body is never read, so the connection cannot carry another request.
+  bodyTooLarge: (max: number) =>
+    new ApiError("body_too_large", 413, `The request body is over ${max} bytes.`, { Connection: "close" }),
   methodNotAllowed: (allow: string) =>
     new ApiError("method_not_allowed", 405, `This endpoint answers ${allow} only.`, { Allow: allow }),
   notFound: () => new ApiError("not_found", 404, "No such API endpoint. See /v1.0/ and /v1.1/ in the API reference."),

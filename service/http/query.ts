@@ -39,6 +39,12 @@ export function parseQuery(search: string): QueryParams {
   return params;
 }
 
+/** The parsed query string of a request URL. */
+export function requestQuery(url: string): QueryParams {
+  const start = url.indexOf("?");
+  return parseQuery(start === -1 ? "" : url.slice(start + 1));
+}
+
 /** The API key from `apikey`, or `apiKey` as one client sends it. */
 export function apiKeyParam(params: QueryParams): string | undefined {
   return params.get("apikey") || params.get("apiKey") || undefined;

@@ -1,9 +1,8 @@
 import type { Context } from "hono";
 import type { ApiDeps } from "../deps.ts";
-import { authenticate } from "../http/auth.ts";
 import { apiErrors, toApiError } from "../http/errors.ts";
-import { apiKeyParam, parseQuery } from "../http/query.ts";
-import { send, sendError } from "../http/respond.ts";
+import { apiKeyParam, requestQuery } from "../http/query.ts";
+import { noContent, send, sendError } from "../http/respond.ts";
 import type { AccountContext } from "../store/types.ts";
 import { usageReport } from "../quota/usage.ts";
 
@@ -13,12 +12,12 @@ type AccountHandler = (deps: ApiDeps, account: AccountContext) => Promise<unknow
 function accountEndpoint(deps: ApiDeps, answer: AccountHandler) {
   return async (c: Context): Promise<Response> => {
     try {
-      const params = parseQuery(new URL(c.req.url).search.slice(1));
+      const params = requestQuery(c.req.url);
       if (params.get("callback")) throw apiErrors.jsonpNotSupported();
-      const account = await authenticate(deps.store, apiKeyParam(params));
-      return send(c, 200, await answer(deps, account));
+      const account = await deps.auth.authenticate(apiKeyParam(params));
+      return send(200, await answer(deps, account));
     } catch (error) {
-      return sendError(c, toApiError(error, deps.store));
+      return sendError(toApiError(error, deps.store));
     }
   };
 }
@@ -46,11 +45,11 @@ export const domainWhitelistHandler = (deps: ApiDeps) =>
   }));
 
 /** GET /v1.0/status: no key needed; 503 with no content when the database cannot answer. */
-export const statusHandler = (deps: ApiDeps) => async (c: Context) => {
+export const statusHandler = (deps: ApiDeps) => async () => {
   try {
     await deps.store.ping();
   } catch {
-    return c.body(null, 503);
+    return noContent(503);
   }
-  return send(c, 200, { status: "up" });
+  return send(200, { status: "up" });
 };

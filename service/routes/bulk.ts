@@ -1,9 +1,8 @@
 import type { Context } from "hono";
 import { countObject, type ApiVersion, type StoredCounts } from "../counts/count-object.ts";
 import type { ApiDeps } from "../deps.ts";
-import { authenticate } from "../http/auth.ts";
 import { apiErrors, toApiError } from "../http/errors.ts";
-import { apiKeyParam, parseQuery } from "../http/query.ts";
+import { apiKeyParam, requestQuery } from "../http/query.ts";
 import { send, sendError } from "../http/respond.ts";
 import { acceptBulkUrls, newBulkId, readBulkBody } from "../bulk/submission.ts";
 
@@ -13,12 +12,12 @@ const MAX_BULK_ID_LENGTH = 64;
 export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
   return async (c: Context): Promise<Response> => {
     try {
-      const params = parseQuery(new URL(c.req.url).search.slice(1));
+      const params = requestQuery(c.req.url);
       // A key in the query is checked before the body is read; a key in the body can only be checked after.
       const queryKey = apiKeyParam(params);
-      const queryAccount = queryKey ? await authenticate(deps.store, queryKey) : null;
+      const queryAccount = queryKey ? await deps.auth.authenticate(queryKey) : null;
       const body = await readBulkBody(c);
-      const account = queryAccount ?? (await authenticate(deps.store, body.apiKey));
+      const account = queryAccount ?? (await deps.auth.authenticate(body.apiKey));
       const { plan } = account;
       if (plan.bulkBatchLimit <= 0) throw apiErrors.bulkNotAllowed(plan.name);
       const urls = acceptBulkUrls(body.text, account);
@@ -31,9 +30,9 @@ export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
       const bulkId = newBulkId();
       await deps.store.createBulkJob({ id: bulkId, accountId: account.id, createdAt: Date.now() }, urls);
       deps.notifyBulk();
-      return send(c, 200, { count: urls.length, bulk_id: bulkId });
+      return send(200, { count: urls.length, bulk_id: bulkId });
     } catch (error) {
-      return sendError(c, toApiError(error, deps.store));
+      return sendError(toApiError(error, deps.store));
     }
   };
 }
@@ -42,9 +41,9 @@ export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
 export function retrieveBulkHandler(deps: ApiDeps, version: ApiVersion) {
   return async (c: Context): Promise<Response> => {
     try {
-      const params = parseQuery(new URL(c.req.url).search.slice(1));
+      const params = requestQuery(c.req.url);
       if (params.get("callback")) throw apiErrors.jsonpNotSupported();
-      const account = await authenticate(deps.store, apiKeyParam(params));
+      const account = await deps.auth.authenticate(apiKeyParam(params));
       const bulkId = params.get("bulk_id");
       if (!bulkId) throw apiErrors.missingBulkId();
       const job = bulkId.length <= MAX_BULK_ID_LENGTH ? await deps.store.bulkJob(bulkId, account.id) : null;
@@ -55,7 +54,7 @@ export function retrieveBulkHandler(deps: ApiDeps, version: ApiVersion) {
       const rows = withData ? await deps.store.bulkResults(job.id) : [];
       const data: Record<string, unknown> = {};
       for (const row of rows) data[row.url] = countObject(JSON.parse(row.result) as StoredCounts, version);
-      return send(c, 200, {
+      return send(200, {
         // An empty result set is an empty array on the wire, as the interface shows for incomplete jobs.
         data: rows.length > 0 ? data : [],
         _meta: {
@@ -69,7 +68,7 @@ export function retrieveBulkHandler(deps: ApiDeps, version: ApiVersion) {
         },
       });
     } catch (error) {
-      return sendError(c, toApiError(error, deps.store));
+      return sendError(toApiError(error, deps.store));
     }
   };
 }

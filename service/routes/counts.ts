@@ -4,9 +4,8 @@ import { hostAllowed } from "../../lib/whitelist/domains.ts";
 import { countObject, type ApiVersion } from "../counts/count-object.ts";
 import type { CountLookup } from "../counts/count-service.ts";
 import type { ApiDeps } from "../deps.ts";
-import { authenticate } from "../http/auth.ts";
 import { ApiError, apiErrors, toApiError } from "../http/errors.ts";
-import { apiKeyParam, parseQuery, type QueryParams } from "../http/query.ts";
+import { apiKeyParam, requestQuery, type QueryParams } from "../http/query.ts";
 import { isValidCallback, send, sendError } from "../http/respond.ts";
 
 /** `callback` for a v1.0 JSONP request; errors for a callback we cannot honour. */
@@ -25,35 +24,47 @@ function customTtl(params: QueryParams, max: number): number | undefined {
   return Number(raw);
 }
 
-function cacheHeaders(c: Context, lookup: CountLookup, ttl: number | undefined, now: number) {
-  if (ttl === 0) {
-    c.header("Cache-Control", "no-store, max-age=0");
-    c.header("Expires", new Date(now).toUTCString());
-  } else {
-    // Rounded up: a fresh answer cached for 60 s says max-age=60, not 59 because a millisecond passed.
-    const maxAge = Math.max(0, Math.ceil((lookup.expiresAt - now) / 1000));
-    c.header("Cache-Control", `public, max-age=${maxAge}`);
-    c.header("Expires", new Date(now + maxAge * 1000).toUTCString());
-  }
-  c.header("X-Sharecount-Cache", lookup.cache.toUpperCase());
+const CACHE_LABEL = { hit: "HIT", miss: "MISS", bypass: "BYPASS" } as const;
+
+/** Headers of a count answer: how long it may be cached, where it came from, what is left of the quota. */
+function countHeaders(lookup: CountLookup, ttl: number | undefined, remaining: number, sandbox: boolean) {
+  const now = Date.now();
+  // Rounded up: a fresh answer cached for 60 s says max-age=60, not 59 because a millisecond passed.
+  const maxAge = ttl === 0 ? 0 : Math.max(0, Math.ceil((lookup.expiresAt - now) / 1000));
+  const headers: Record<string, string> = {
+    "Cache-Control": ttl === 0 ? "no-store, max-age=0" : `public, max-age=${maxAge}`,
+    Expires: httpDate(now + maxAge * 1000),
+    "X-Sharecount-Cache": CACHE_LABEL[lookup.cache],
+    "X-Quota-Remaining": String(remaining),
+  };
   if (lookup.stale.length > 0) {
-    c.header("X-Sharecount-Stale", lookup.stale.map((s) => `${s.network}=${s.ageSeconds}`).join(", "));
+    headers["X-Sharecount-Stale"] = lookup.stale.map((s) => `${s.network}=${s.ageSeconds}`).join(", ");
   }
+  if (sandbox) headers["X-Sharecount-Sandbox"] = "true";
+  return headers;
+}
+
+let lastHttpDate = { second: -1, text: "" };
+/** HTTP dates have one-second resolution; format each second once. */
+function httpDate(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== lastHttpDate.second) lastHttpDate = { second, text: new Date(second * 1000).toUTCString() };
+  return lastHttpDate.text;
 }
 
 /** GET /v1.0/ and /v1.1/ (and the legacy /url): the count object for one URL. */
 export function countsHandler(deps: ApiDeps, version: ApiVersion) {
   return async (c: Context): Promise<Response> => {
-    const params = parseQuery(new URL(c.req.url).search.slice(1));
+    const params = requestQuery(c.req.url);
     let callback: string | undefined;
     try {
       callback = jsonpCallback(params, version);
     } catch (error) {
-      return sendError(c, error as ApiError);
+      return sendError(error as ApiError);
     }
     try {
       if (callback && params.has("_")) throw apiErrors.noJqueryCacheBusting();
-      const account = await authenticate(deps.store, apiKeyParam(params));
+      const account = await deps.auth.authenticate(apiKeyParam(params));
       const target = parseCountUrl(params.get("url") ?? "");
       if (!target.ok) throw apiErrors.invalidUrl(params.has("url") ? target.reason : "the url parameter is required");
       const ttl = customTtl(params, deps.limits.maxCustomTtlSeconds);
@@ -74,12 +85,11 @@ export function countsHandler(deps: ApiDeps, version: ApiVersion) {
         await deps.store.releaseQuery(account.id, day);
         throw error;
       }
-      cacheHeaders(c, lookup, ttl, Date.now());
-      c.header("X-Quota-Remaining", String(Math.max(0, account.plan.dailyQuota - used)));
-      if (deps.sandbox || lookup.sandbox) c.header("X-Sharecount-Sandbox", "true");
-      return send(c, 200, countObject(lookup.counts, version), callback);
+      const remaining = Math.max(0, account.plan.dailyQuota - used);
+      const headers = countHeaders(lookup, ttl, remaining, deps.sandbox || lookup.sandbox);
+      return send(200, countObject(lookup.counts, version), { callback, headers });
     } catch (error) {
-      return sendError(c, toApiError(error, deps.store), callback);
+      return sendError(toApiError(error, deps.store), callback);
     }
   };
 }

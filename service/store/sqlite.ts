@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { sqliteFileFromUrl } from "../../lib/db/sqlite-url.ts";
+import { perTick } from "./per-tick.ts";
 import type { AccountContext, BulkCompletion, BulkJobRow, QueuedBulkUrl, Store } from "./types.ts";
 
 interface AccountRow {
@@ -33,6 +34,8 @@ export function openSqliteStore(databaseUrl: string): Store {
 
   const statements = {
     ping: db.prepare("SELECT 1 FROM plan LIMIT 1"),
+    // Prepared once: db.pragma() prepares a new statement on every call, which costs more than the lookup.
+    dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),
     accountByKeyHash: db.prepare<[string], AccountRow>(`
       SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, a.whitelist_enabled,
              (SELECT json_group_array(w.domain) FROM whitelist_domain w WHERE w.account_id = a.id) AS domains
@@ -115,6 +118,22 @@ export function openSqliteStore(databaseUrl: string): Store {
     },
   );
 
+  /**
+   * Reservations made in one turn of the event loop commit in one transaction: each is still its own
+   * conditional increment (so the quota stays exact) and is committed before its answer goes out, but the
+   * commit is paid once per batch rather than once per request.
+   */
+  const reserve = perTick(
+    db.transaction((batch: { account: string; day: string; quota: number }[]) =>
+      batch.map((r) => statements.reserveQuery.get(r)?.queries ?? null),
+    ),
+  );
+  /** One read of data_version answers every request of the turn: each was received before the read. */
+  const dataVersion = perTick((batch: null[]) => {
+    const version = statements.dataVersion.get()!;
+    return batch.map(() => version);
+  });
+
   const toJob = (row: JobRow): BulkJobRow => ({
     id: row.id,
     accountId: row.account_id,
@@ -136,6 +155,11 @@ export function openSqliteStore(databaseUrl: string): Store {
       return error instanceof Database.SqliteError || (error instanceof TypeError && !db.open);
     },
 
+    accountsVersion() {
+      // This connection never writes accounts, plans or whitelists; every such change is another
+      // connection's commit, which is exactly what SQLite's data_version counts.
+      return dataVersion(null);
+    },
     async accountByKeyHash(keyHash): Promise<AccountContext | null> {
       const row = statements.accountByKeyHash.get(keyHash);
       if (!row) return null;
@@ -161,8 +185,8 @@ export function openSqliteStore(databaseUrl: string): Store {
       };
     },
 
-    async reserveQuery(accountId, day, dailyQuota) {
-      return statements.reserveQuery.get({ account: accountId, day, quota: dailyQuota })?.queries ?? null;
+    reserveQuery(accountId, day, dailyQuota) {
+      return reserve({ account: accountId, day, quota: dailyQuota });
     },
     async releaseQuery(accountId, day) {
       statements.releaseQuery.run(accountId, day);

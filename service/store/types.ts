@@ -65,6 +65,8 @@ export interface Store {
   isUnavailableError(error: unknown): boolean;
 
   accountByKeyHash(keyHash: string): Promise<AccountContext | null>;
+  /** Changes whenever accounts, plans or whitelists may have changed; cached accounts are valid while it does not. */
+  accountsVersion(): Promise<number>;
   accountPlan(accountId: string): Promise<PlanLimits | null>;
 
   /** Atomically counts one query if `used < dailyQuota`; returns the new count, or null when the quota is used up. */
