@@ -25,11 +25,14 @@ const CONNECTIONS = 64;
 const TARGET_RATIO = 0.5;
 const QUERY = `/v1.0/?url=${encodeURIComponent("https://example.com/bench")}`;
 
-/** The baseline: answers every request with the given bytes and content-type, nothing else. */
+/**
+ * The baseline: answers every request with the service's cached answer, byte for byte (same headers,
+ * same body), so the ratio measures the service's own work, not the size of its headers.
+ */
 const BARE_SERVER = `
 const http = require("node:http");
 const body = Buffer.from(process.env.BENCH_BODY_BASE64, "base64");
-const headers = { "content-type": process.env.BENCH_CONTENT_TYPE, "content-length": body.length };
+const headers = { ...JSON.parse(process.env.BENCH_HEADERS), "content-length": body.length };
 const server = http.createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
 server.keepAliveTimeout = 65000;
 server.listen(Number(process.env.PORT), "127.0.0.1", () => console.log("listening on " + process.env.PORT));
@@ -70,6 +73,10 @@ async function main(): Promise<number> {
   const cached = await fetch(serviceUrl);
   const body = Buffer.from(await cached.arrayBuffer());
   const contentType = cached.headers.get("content-type") ?? "application/json";
+  // Everything the service sent but what Node adds itself per connection and response.
+  const replayed = Object.fromEntries(
+    [...cached.headers].filter(([name]) => !["date", "connection", "keep-alive", "content-length", "transfer-encoding"].includes(name)),
+  );
   if (cached.status !== 200) throw new Error(`cached request answered ${cached.status}: ${body.toString("utf8")}`);
   log(`warmed (X-Sharecount-Cache ${warm.headers.get("x-sharecount-cache")} then ${cached.headers.get("x-sharecount-cache")}); body ${body.length} bytes, ${contentType}`);
 
@@ -83,7 +90,7 @@ async function main(): Promise<number> {
   const bare = startChild("bare", process.execPath, ["-e", BARE_SERVER], {
     PORT: String(barePort),
     BENCH_BODY_BASE64: body.toString("base64"),
-    BENCH_CONTENT_TYPE: contentType,
+    BENCH_HEADERS: JSON.stringify(replayed),
   });
   await waitForStatus(bareBase, bare);
   const bareResult = await measure("bare", `${bareBase}${QUERY}&apikey=${apiKey}`);

@@ -10,7 +10,12 @@ export type QueryParams = Map<string, string>;
 
 /** Form decoding (`+` is a space); bytes that are not UTF-8 become U+FFFD instead of failing the request. */
 function decode(component: string): string {
-  return new URLSearchParams(`v=${component}`).get("v") ?? "";
+  if (!/[%+]/.test(component)) return component;
+  try {
+    return decodeURIComponent(component.replace(/\+/g, " "));
+  } catch {
+    return new URLSearchParams(`v=${component}`).get("v") ?? "";
+  }
 }
 
 export function parseQuery(search: string): QueryParams {

@@ -22,13 +22,18 @@ const ANY_ORIGIN: HeaderRecord = {
  * cached count answer).
  */
 
+interface SendOptions {
+  callback?: string;
+  headers?: HeaderRecord;
+}
+
 /** JSON, or a JSONP script when `callback` is set (always HTTP 200, as JSONP clients cannot read a status). */
-export function send(
-  status: ContentfulStatusCode,
-  body: unknown,
-  options: { callback?: string; headers?: HeaderRecord } = {},
-): Response {
-  const json = JSON.stringify(body);
+export function send(status: ContentfulStatusCode, body: unknown, options: SendOptions = {}): Response {
+  return sendJson(status, JSON.stringify(body), options);
+}
+
+/** As `send`, for a body already serialized. */
+export function sendJson(status: ContentfulStatusCode, json: string, options: SendOptions = {}): Response {
   const headers: HeaderRecord = { ...ANY_ORIGIN, "X-Content-Type-Options": "nosniff", ...options.headers };
   if (options.callback) {
     headers["Content-Type"] = "application/javascript; charset=utf-8";

@@ -1,12 +1,13 @@
 import type { Context } from "hono";
-import { parseCountUrl } from "../../lib/urls/count-url.ts";
+import { LRUCache } from "lru-cache";
+import { parseCountUrl, type CountUrlResult } from "../../lib/urls/count-url.ts";
 import { hostAllowed } from "../../lib/whitelist/domains.ts";
-import { countObject, type ApiVersion } from "../counts/count-object.ts";
+import { countObject, type ApiVersion, type StoredCounts } from "../counts/count-object.ts";
 import type { CountLookup } from "../counts/count-service.ts";
 import type { ApiDeps } from "../deps.ts";
 import { ApiError, apiErrors, toApiError } from "../http/errors.ts";
 import { apiKeyParam, requestQuery, type QueryParams } from "../http/query.ts";
-import { isValidCallback, send, sendError } from "../http/respond.ts";
+import { isValidCallback, sendError, sendJson } from "../http/respond.ts";
 
 /** `callback` for a v1.0 JSONP request; errors for a callback we cannot honour. */
 function jsonpCallback(params: QueryParams, version: ApiVersion): string | undefined {
@@ -25,6 +26,25 @@ function customTtl(params: QueryParams, max: number): number | undefined {
 }
 
 const CACHE_LABEL = { hit: "HIT", miss: "MISS", bypass: "BYPASS" } as const;
+
+/** Parsed `url` values: popular URLs are asked for over and over, and parsing is a large part of an answer. */
+const parsedUrls = new LRUCache<string, CountUrlResult>({ max: 10_000 });
+function parseCached(raw: string): CountUrlResult {
+  let parsed = parsedUrls.get(raw);
+  if (!parsed) {
+    parsed = parseCountUrl(raw);
+    parsedUrls.set(raw, parsed);
+  }
+  return parsed;
+}
+
+/** A cached answer's counts are the same object until it is fetched again: serialize each version once. */
+const serialized = new WeakMap<StoredCounts, Partial<Record<ApiVersion, string>>>();
+function countJson(counts: StoredCounts, version: ApiVersion): string {
+  let bodies = serialized.get(counts);
+  if (!bodies) serialized.set(counts, (bodies = {}));
+  return (bodies[version] ??= JSON.stringify(countObject(counts, version)));
+}
 
 /** Headers of a count answer: how long it may be cached, where it came from, what is left of the quota. */
 function countHeaders(lookup: CountLookup, ttl: number | undefined, remaining: number, sandbox: boolean) {
@@ -65,7 +85,7 @@ export function countsHandler(deps: ApiDeps, version: ApiVersion) {
     try {
       if (callback && params.has("_")) throw apiErrors.noJqueryCacheBusting();
       const account = await deps.auth.authenticate(apiKeyParam(params));
-      const target = parseCountUrl(params.get("url") ?? "");
+      const target = parseCached(params.get("url") ?? "");
       if (!target.ok) throw apiErrors.invalidUrl(params.has("url") ? target.reason : "the url parameter is required");
       const ttl = customTtl(params, deps.limits.maxCustomTtlSeconds);
       if (ttl !== undefined && !account.plan.customTtlAllowed) throw apiErrors.customTtlNotAllowed(account.plan.name);
@@ -87,7 +107,7 @@ export function countsHandler(deps: ApiDeps, version: ApiVersion) {
       }
       const remaining = Math.max(0, account.plan.dailyQuota - used);
       const headers = countHeaders(lookup, ttl, remaining, deps.sandbox || lookup.sandbox);
-      return send(200, countObject(lookup.counts, version), { callback, headers });
+      return sendJson(200, countJson(lookup.counts, version), { callback, headers });
     } catch (error) {
       return sendError(toApiError(error, deps.store), callback);
     }
