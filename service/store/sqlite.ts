@@ -128,11 +128,18 @@ export function openSqliteStore(databaseUrl: string): Store {
       batch.map((r) => statements.reserveQuery.get(r)?.queries ?? null),
     ),
   );
-  /** One read of data_version answers every request of the turn: each was received before the read. */
-  const dataVersion = perTick((batch: null[]) => {
-    const version = statements.dataVersion.get()!;
-    return batch.map(() => version);
-  });
+  /**
+   * data_version read once per turn of the event loop: every request handled in this turn had arrived
+   * before the first of them read it, so none of them can miss a change committed before it arrived.
+   */
+  let turnVersion: number | null = null;
+  const dataVersion = () => {
+    if (turnVersion === null) {
+      turnVersion = statements.dataVersion.get()!;
+      setImmediate(() => (turnVersion = null));
+    }
+    return turnVersion;
+  };
 
   const toJob = (row: JobRow): BulkJobRow => ({
     id: row.id,
@@ -155,10 +162,10 @@ export function openSqliteStore(databaseUrl: string): Store {
       return error instanceof Database.SqliteError || (error instanceof TypeError && !db.open);
     },
 
-    accountsVersion() {
+    async accountsVersion() {
       // This connection never writes accounts, plans or whitelists; every such change is another
       // connection's commit, which is exactly what SQLite's data_version counts.
-      return dataVersion(null);
+      return dataVersion();
     },
     async accountByKeyHash(keyHash): Promise<AccountContext | null> {
       const row = statements.accountByKeyHash.get(keyHash);
