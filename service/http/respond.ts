@@ -34,14 +34,19 @@ export function send(status: ContentfulStatusCode, body: unknown, options: SendO
 
 /** As `send`, for a body already serialized. */
 export function sendJson(status: ContentfulStatusCode, json: string, options: SendOptions = {}): Response {
-  const headers: HeaderRecord = { ...ANY_ORIGIN, "X-Content-Type-Options": "nosniff", ...options.headers };
-  if (options.callback) {
-    headers["Content-Type"] = "application/javascript; charset=utf-8";
-    // The leading comment keeps the body from being read as anything but script (Rosetta-Flash-style attacks).
-    return new Response(`/**/ ${options.callback}(${json});`, { status: 200, headers });
-  }
-  headers["Content-Type"] = "application/json; charset=utf-8";
-  return new Response(json, { status, headers });
+  const jsonp = options.callback !== undefined;
+  // One object literal, then the extras: spreading several objects per answer shows up in profiles.
+  const headers: HeaderRecord = {
+    "Access-Control-Allow-Origin": ANY_ORIGIN["Access-Control-Allow-Origin"]!,
+    "Access-Control-Expose-Headers": ANY_ORIGIN["Access-Control-Expose-Headers"]!,
+    "X-Content-Type-Options": "nosniff",
+    "Content-Type": jsonp ? "application/javascript; charset=utf-8" : "application/json; charset=utf-8",
+  };
+  for (const name in options.headers) headers[name] = options.headers[name]!;
+  // The leading comment keeps a JSONP body from being read as anything but script (Rosetta-Flash-style attacks).
+  return jsonp
+    ? new Response(`/**/ ${options.callback}(${json});`, { status: 200, headers })
+    : new Response(json, { status, headers });
 }
 
 export function sendError(error: ApiError, callback?: string): Response {
