@@ -4,6 +4,8 @@ const nextConfig = {
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,
   reactStrictMode: true,
+  // Native modules and the Prisma driver adapter load from node_modules at run time, not from the bundle.
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@node-rs/argon2"],
 };
 
 export default nextConfig;

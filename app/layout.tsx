@@ -1,16 +1,18 @@
+import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import "./globals.css";
 
-export const metadata = {
-  title: "sharecount",
+export const metadata: Metadata = {
+  title: { default: "sharecount", template: "%s · sharecount" },
   description: "Self-hosted social share counts, compatible with the SharedCount API",
 };
+
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body style={{ fontFamily: "system-ui, sans-serif", margin: "0 auto", maxWidth: "44rem", padding: "2rem 1rem" }}>
-        {children}
-      </body>
+      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">{children}</body>
     </html>
   );
 }

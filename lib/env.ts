@@ -47,6 +47,14 @@ const schema = z
     BULK_MAX_BODY_BYTES: int(24 * 1024 * 1024, 1024),
     SANDBOX_PORT: int(0, 0),
     SANDBOX_LATENCY_MS: int(20, 0),
+    // Dashboard: the server secret (API keys at rest, sessions), and where its server routes reach the API.
+    SHARECOUNT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    SHARECOUNT_API_URL: httpUrl.optional(),
+    AUTH_GITHUB_ID: z.string().optional(),
+    AUTH_GITHUB_SECRET: z.string().optional(),
+    AUTH_GOOGLE_ID: z.string().optional(),
+    AUTH_GOOGLE_SECRET: z.string().optional(),
+    SHARECOUNT_DEMO: z.enum(["true", "false"]).default("true"),
   })
   .transform((env) => ({
     ...env,

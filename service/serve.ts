@@ -10,7 +10,7 @@ type Listener = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 export interface ServeOptions {
   /** Answers every request that is not an API path (the dashboard); without it those get the API's JSON 404. */
-  fallback?: (env: Env) => Promise<Listener>;
+  fallback?: (env: Env, port: number) => Promise<Listener>;
   worker?: boolean;
   name: string;
 }
@@ -31,14 +31,18 @@ export async function serve(options: ServeOptions): Promise<void> {
   await migrate(env.DATABASE_URL, (line) => console.log(line));
   const runtime: ServiceRuntime = await startRuntime(env, { worker: options.worker });
   const api = getRequestListener(runtime.app.fetch);
-  const fallback = options.fallback ? await options.fallback(env) : api;
+  // The API answers as soon as the port is open; other paths wait for the fallback (the dashboard) to load.
+  let fallback: Listener | null = options.fallback ? null : api;
   const server = createHttpServer((req, res) => {
     const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
-    (isApiPath(path) ? api : fallback)(req, res);
+    if (isApiPath(path)) return api(req, res);
+    if (fallback) return fallback(req, res);
+    res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "2" }).end("Starting up…");
   });
   await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
+  if (options.fallback) fallback = await options.fallback(env, port);
   console.log(
     JSON.stringify({
       event: "listening",

@@ -3,6 +3,7 @@ import { hash as argon2Hash } from "@node-rs/argon2";
 import type { PrismaClient } from "../db/prisma.ts";
 import { quotaDay } from "../quota/day.ts";
 import { normalizeWhitelistEntry } from "../whitelist/domains.ts";
+import type { KeyVault } from "../security/secrets.ts";
 import { generateApiKey, hashApiKey } from "./api-key.ts";
 
 /** An error the caller made (unknown account, bad plan, bad domain): shown to the operator or user as is. */
@@ -13,6 +14,7 @@ export class Accounts {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly timeZone: string,
+    private readonly vault: KeyVault,
   ) {}
 
   private today(): string {
@@ -50,6 +52,7 @@ export class Accounts {
         email,
         planName: plan.name,
         apiKeyHash: hashApiKey(apiKey),
+        apiKeyEncrypted: this.vault.encrypt(apiKey),
         passwordHash,
         allocations: { create: { day: this.today(), dailyQuota: plan.dailyQuota } },
       },
@@ -80,9 +83,22 @@ export class Accounts {
   /** Replaces the key; the old one stops working with the next request (keys are looked up per request). */
   async rollKey(email: string) {
     const account = await this.byEmail(email);
+    return { email: account.email, apikey: await this.rollKeyOf(account.id) };
+  }
+
+  async rollKeyOf(accountId: string): Promise<string> {
     const apiKey = generateApiKey();
-    await this.prisma.account.update({ where: { id: account.id }, data: { apiKeyHash: hashApiKey(apiKey) } });
-    return { email: account.email, apikey: apiKey };
+    await this.prisma.account.update({
+      where: { id: accountId },
+      data: { apiKeyHash: hashApiKey(apiKey), apiKeyEncrypted: this.vault.encrypt(apiKey) },
+    });
+    return apiKey;
+  }
+
+  /** The account's API key, for the dashboard's calls to the API and for "reveal"; null if it has no stored copy. */
+  async apiKeyOf(accountId: string): Promise<string | null> {
+    const account = await this.prisma.account.findUnique({ where: { id: accountId }, select: { apiKeyEncrypted: true } });
+    return account?.apiKeyEncrypted ? this.vault.decrypt(account.apiKeyEncrypted) : null;
   }
 
   /** Replaces the whitelist; every entry is normalized, and an invalid one refuses the whole change. */

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { Accounts, AccountError } from "../../lib/accounts/accounts.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
+import { KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
 import { EnvError, loadDotEnv, parseEnv } from "../../lib/env.ts";
 import { listPlans, updatePlan } from "../../lib/plans.ts";
 
@@ -59,7 +60,7 @@ async function main(argv: string[]): Promise<unknown> {
   const env = parseEnv();
   await migrate(env.DATABASE_URL);
   const prisma = createPrisma(env.DATABASE_URL);
-  const accounts = new Accounts(prisma, env.QUOTA_TIMEZONE);
+  const accounts = new Accounts(prisma, env.QUOTA_TIMEZONE, new KeyVault(loadServerSecret(env)));
   try {
     switch (command) {
       case "account:create": {

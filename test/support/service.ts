@@ -6,6 +6,7 @@ import { getRequestListener } from "@hono/node-server";
 import { inject } from "vitest";
 import { Accounts } from "../../lib/accounts/accounts.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
+import { KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
 import { parseEnv, type Env } from "../../lib/env.ts";
 import { createHttpServer } from "../../service/http/server.ts";
 import { startRuntime, type ServiceRuntime } from "../../service/runtime.ts";
@@ -39,7 +40,7 @@ export async function startTestService(overrides: Record<string, string> = {}, o
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const prisma = createPrisma(env.DATABASE_URL);
-  const accounts = new Accounts(prisma, env.QUOTA_TIMEZONE);
+  const accounts = new Accounts(prisma, env.QUOTA_TIMEZONE, new KeyVault(loadServerSecret(env)));
   const sandboxOrigin = runtime.sandbox!.origin;
   let accountSeq = 0;
 

@@ -1,0 +1,48 @@
+import "server-only";
+import NextAuth from "next-auth";
+import GitHub from "next-auth/providers/github";
+import Google from "next-auth/providers/google";
+import { dashboard } from "../dashboard/context.ts";
+import { sharecountAdapter } from "./adapter.ts";
+
+export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
+
+/**
+ * Auth.js with database sessions: every signed-in browser is a `session` row, so signing out, revoking a
+ * session and "sign out everywhere else" take effect on the next request. Password sign-in creates its
+ * rows through the same adapter (see password.ts); GitHub and Google switch on when their env vars are set.
+ */
+export const { handlers, auth, signIn, signOut } = NextAuth(() => {
+  const context = dashboard();
+  const { env } = context;
+  const providers = [];
+  if (env.AUTH_GITHUB_ID && env.AUTH_GITHUB_SECRET) {
+    providers.push(GitHub({ clientId: env.AUTH_GITHUB_ID, clientSecret: env.AUTH_GITHUB_SECRET }));
+  }
+  if (env.AUTH_GOOGLE_ID && env.AUTH_GOOGLE_SECRET) {
+    providers.push(Google({ clientId: env.AUTH_GOOGLE_ID, clientSecret: env.AUTH_GOOGLE_SECRET }));
+  }
+  return {
+    adapter: sharecountAdapter(context),
+    providers,
+    secret: context.authSecret,
+    trustHost: true,
+    session: { strategy: "database", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 24 * 3600 },
+    pages: { signIn: "/sign-in", error: "/sign-in" },
+    callbacks: {
+      session({ session, user }) {
+        session.user.id = user.id;
+        return session;
+      },
+    },
+  };
+});
+
+/** Names of the configured sign-in providers, for the sign-in page's buttons. */
+export function oauthProviders(): { id: "github" | "google"; name: string }[] {
+  const { env } = dashboard();
+  return [
+    ...(env.AUTH_GITHUB_ID && env.AUTH_GITHUB_SECRET ? [{ id: "github" as const, name: "GitHub" }] : []),
+    ...(env.AUTH_GOOGLE_ID && env.AUTH_GOOGLE_SECRET ? [{ id: "google" as const, name: "Google" }] : []),
+  ];
+}

@@ -1,0 +1,41 @@
+import "server-only";
+import { cookies, headers } from "next/headers";
+import { cache } from "react";
+import { dashboard } from "../dashboard/context.ts";
+import { hashSessionToken } from "./adapter.ts";
+import { auth } from "./auth.ts";
+import { sessionCookieName } from "./password.ts";
+
+export interface CurrentAccount {
+  id: string;
+  email: string;
+  plan: string;
+  /** The session row of this browser (its id, for "this device" in the sessions list). */
+  sessionId: string;
+}
+
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+/**
+ * The signed-in account, or null. Reads the database session on every request, so a revoked session is
+ * signed out at once; records when the session was last seen (at most once a minute).
+ */
+export const currentAccount = cache(async (): Promise<CurrentAccount | null> => {
+  const session = await auth();
+  const accountId = session?.user?.id;
+  if (!accountId) return null;
+  const jar = await cookies();
+  const token = jar.get(sessionCookieName(true))?.value ?? jar.get(sessionCookieName(false))?.value;
+  if (!token) return null;
+  const { prisma } = dashboard();
+  const row = await prisma.session.findUnique({
+    where: { sessionToken: hashSessionToken(token) },
+    include: { user: { select: { email: true, planName: true } } },
+  });
+  if (!row || row.userId !== accountId) return null;
+  if (Date.now() - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS || !row.userAgent) {
+    const userAgent = row.userAgent ?? (await headers()).get("user-agent")?.slice(0, 300) ?? null;
+    await prisma.session.update({ where: { id: row.id }, data: { lastSeenAt: new Date(), userAgent } });
+  }
+  return { id: accountId, email: row.user.email, plan: row.user.planName, sessionId: row.id };
+});

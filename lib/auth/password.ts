@@ -1,0 +1,76 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { verify as argon2Verify } from "@node-rs/argon2";
+import { cookies, headers } from "next/headers";
+import { RateLimiterMemory } from "rate-limiter-flexible";
+import { normalizeEmail } from "../accounts/accounts.ts";
+import { dashboard } from "../dashboard/context.ts";
+import { sharecountAdapter } from "./adapter.ts";
+import { SESSION_MAX_AGE_SECONDS } from "./auth.ts";
+
+/** The header the server sets from the socket's address (a client-sent one is replaced), see server.ts. */
+export const CLIENT_IP_HEADER = "x-sharecount-client-ip";
+
+// Per email and address: guessing one account's password; per address: trying many accounts.
+const perAccount = new RateLimiterMemory({ keyPrefix: "sign-in-account", points: 5, duration: 15 * 60 });
+const perAddress = new RateLimiterMemory({ keyPrefix: "sign-in-address", points: 50, duration: 15 * 60 });
+
+// Verifying against a real hash when the email is unknown keeps the answer time the same either way.
+const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2hhcmVjb3VudGR1bW15$Xh4rW8c6oEJ7o3b0Vxv1hjm3mLzZ3o3bW4xM9kqCk2w";
+
+export type PasswordSignInResult = { ok: true } | { ok: false; error: string };
+
+async function requestInfo() {
+  const h = await headers();
+  return {
+    ip: h.get(CLIENT_IP_HEADER) ?? "unknown",
+    userAgent: h.get("user-agent")?.slice(0, 300) ?? null,
+    secure: (h.get("x-forwarded-proto") ?? "").split(",")[0]?.trim() === "https",
+  };
+}
+
+/** Auth.js's cookie name, so Auth.js finds and reads the sessions made here like its own. */
+export function sessionCookieName(secure: boolean): string {
+  return `${secure ? "__Secure-" : ""}authjs.session-token`;
+}
+
+/** Checks email and password (rate limited); on success creates a database session and sets its cookie. */
+export async function signInWithPassword(emailInput: string, password: string): Promise<PasswordSignInResult> {
+  const { ip } = await requestInfo();
+  const email = normalizeEmail(emailInput);
+  for (const [limiter, key] of [
+    [perAccount, `${ip}:${email}`],
+    [perAddress, ip],
+  ] as const) {
+    try {
+      await limiter.consume(key);
+    } catch (rejection) {
+      const seconds = Math.ceil(((rejection as { msBeforeNext?: number }).msBeforeNext ?? 60_000) / 1000);
+      return { ok: false, error: `Too many sign-in attempts. Try again in ${Math.ceil(seconds / 60)} minute(s).` };
+    }
+  }
+  const account = await dashboard().prisma.account.findUnique({ where: { email } });
+  const valid = await argon2Verify(account?.passwordHash ?? DUMMY_HASH, password).catch(() => false);
+  if (!account?.passwordHash || !valid) return { ok: false, error: "Wrong email or password." };
+  await perAccount.delete(`${ip}:${email}`);
+  await startSession(account.id);
+  return { ok: true };
+}
+
+/** A new database session for the account, through Auth.js's adapter, and the cookie that carries it. */
+export async function startSession(accountId: string): Promise<void> {
+  const { userAgent, secure } = await requestInfo();
+  const context = dashboard();
+  const token = randomBytes(32).toString("hex");
+  const expires = new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000);
+  // The adapter passes extra fields through to the session row: the device shown in the sessions list.
+  const session = { sessionToken: token, userId: accountId, expires, userAgent };
+  await sharecountAdapter(context).createSession!(session);
+  (await cookies()).set(sessionCookieName(secure), token, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/",
+    expires,
+  });
+}

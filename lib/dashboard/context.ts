@@ -1,0 +1,34 @@
+import "server-only";
+import { Accounts } from "../accounts/accounts.ts";
+import { createPrisma, type PrismaClient } from "../db/prisma.ts";
+import { parseEnv, type Env } from "../env.ts";
+import { deriveKey, KeyVault, loadServerSecret } from "../security/secrets.ts";
+
+export interface DashboardContext {
+  env: Env;
+  prisma: PrismaClient;
+  accounts: Accounts;
+  /** Auth.js's secret, derived from the server secret. */
+  authSecret: string;
+  /** Where the dashboard's server routes reach the API. */
+  apiUrl: string;
+}
+
+const globalForContext = globalThis as unknown as { sharecountDashboard?: DashboardContext };
+
+/** One context per server process (kept on globalThis so hot reloads and route bundles share it). */
+export function dashboard(): DashboardContext {
+  if (!globalForContext.sharecountDashboard) {
+    const env = parseEnv();
+    const secret = loadServerSecret(env);
+    const prisma = createPrisma(env.DATABASE_URL);
+    globalForContext.sharecountDashboard = {
+      env,
+      prisma,
+      accounts: new Accounts(prisma, env.QUOTA_TIMEZONE, new KeyVault(secret)),
+      authSecret: deriveKey(secret, "auth.js").toString("hex"),
+      apiUrl: env.SHARECOUNT_API_URL ?? `http://127.0.0.1:${env.PORT}`,
+    };
+  }
+  return globalForContext.sharecountDashboard;
+}

@@ -1,0 +1,114 @@
+import "server-only";
+import { z } from "zod";
+import { AccountError } from "../accounts/accounts.ts";
+import { ApiClientError, ShareCountApi } from "../api-client/client.ts";
+import { currentAccount, type CurrentAccount } from "../auth/current-account.ts";
+import { dashboard } from "./context.ts";
+
+/** An error a dashboard route answers as is: `{ error, message }` with this status. */
+export class DashboardError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Messages people read for the API's error types (the API's own text is for developers). */
+const FRIENDLY: Record<string, string> = {
+  quota_exceeded: "You have used today's quota. It resets at midnight (see Overview for the exact time).",
+  invalid_url: "That is not a complete URL: start it with http:// or https://.",
+  domain_not_whitelisted: "Your domain whitelist is on and does not include that URL's domain.",
+  bulk_not_allowed: "Bulk jobs need a paid plan (plus, business or dedicated).",
+  bulk_limit_exceeded: "That is more URLs than your plan allows in one job.",
+  bulk_not_found: "No such job (it may have expired).",
+  invalid_api_key: "Your API key was just changed; reload the page.",
+  unreachable: "The share-count API cannot be reached right now. Try again shortly.",
+};
+
+function errorResponse(error: unknown): Response {
+  if (error instanceof z.ZodError) {
+    return Response.json(
+      { error: "invalid_input", message: error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ") },
+      { status: 422 },
+    );
+  }
+  if (error instanceof DashboardError) return Response.json({ error: error.code, message: error.message }, { status: error.status });
+  if (error instanceof AccountError) return Response.json({ error: "invalid_input", message: error.message }, { status: 422 });
+  if (error instanceof ApiClientError) {
+    const status = error.type === "quota_exceeded" ? 429 : error.status >= 500 ? 502 : error.status;
+    return Response.json({ error: error.type, message: FRIENDLY[error.type] ?? error.message, detail: error.message }, { status });
+  }
+  console.error("dashboard route failed", error);
+  return Response.json({ error: "internal_error", message: "Something went wrong; please try again." }, { status: 500 });
+}
+
+/**
+ * Mutations must come from this site's own pages: the browser says so in Sec-Fetch-Site, or an Origin that
+ * matches the host. Cookies are SameSite=Lax as well; this closes the rest.
+ */
+function assertSameOrigin(request: Request): void {
+  const site = request.headers.get("sec-fetch-site");
+  if (site) {
+    if (site === "same-origin") return;
+    throw new DashboardError("cross_site", 403, "Cross-site requests are refused.");
+  }
+  const origin = request.headers.get("origin");
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  if (origin && host && new URL(origin).host === host) return;
+  throw new DashboardError("cross_site", 403, "Cross-site requests are refused.");
+}
+
+export interface RouteContext<I> {
+  account: CurrentAccount;
+  input: I;
+  /** The share-count API with this account's key, loaded on the server. */
+  api: () => Promise<ShareCountApi>;
+  request: Request;
+}
+
+interface RouteOptions<S extends z.ZodTypeAny> {
+  /** Parsed from the query string and route params (GET, DELETE) or the JSON body and params (POST, PUT). */
+  input?: S;
+}
+
+/**
+ * Every dashboard server route: session check, same-origin check for mutations, zod-parsed input, the API
+ * client with the account's key, and one error mapping. The handler returns JSON-able data or a Response.
+ */
+export function dashboardRoute<S extends z.ZodTypeAny = z.ZodUndefined>(
+  options: RouteOptions<S>,
+  handler: (context: RouteContext<z.infer<S>>) => Promise<unknown>,
+) {
+  return async (request: Request, routeContext: { params: Promise<Record<string, string>> }): Promise<Response> => {
+    try {
+      const mutation = !["GET", "HEAD"].includes(request.method);
+      if (mutation) assertSameOrigin(request);
+      const account = await currentAccount();
+      if (!account) return Response.json({ error: "signed_out", message: "Please sign in again." }, { status: 401 });
+      const params = (await routeContext.params) ?? {};
+      let input = undefined as z.infer<S>;
+      if (options.input) {
+        const raw =
+          request.method === "GET" || request.method === "DELETE"
+            ? Object.fromEntries(new URL(request.url).searchParams)
+            : await request.json().catch(() => {
+                throw new DashboardError("invalid_input", 422, "The request body must be JSON.");
+              });
+        input = options.input.parse({ ...(raw as object), ...params });
+      }
+      const api = async () => {
+        const { accounts, apiUrl } = dashboard();
+        const key = await accounts.apiKeyOf(account.id);
+        if (!key) throw new DashboardError("no_key", 409, "This account has no stored API key: roll the key once to use the dashboard.");
+        return new ShareCountApi(apiUrl, key);
+      };
+      const result = await handler({ account, input, api, request });
+      return result instanceof Response ? result : Response.json(result, { headers: { "Cache-Control": "no-store" } });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
