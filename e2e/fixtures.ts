@@ -1,0 +1,54 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { test as base, expect, type Page } from "@playwright/test";
+import { E2E_BASE_URL, E2E_ENV } from "./env";
+
+export interface E2EAccount {
+  email: string;
+  password: string;
+  apiKey: string;
+}
+
+const TSX = path.resolve("node_modules", ".bin", "tsx");
+
+/** Runs an admin command against the e2e database and returns its JSON answer. */
+export function admin(...args: string[]): Record<string, unknown> {
+  const out = execFileSync(TSX, ["service/admin/cli.ts", ...args], { env: { ...process.env, ...E2E_ENV }, encoding: "utf8" });
+  return JSON.parse(out.trim().split("\n").at(-1)!);
+}
+
+let seq = 0;
+/** A new account with a unique email, on `plan`, with a password for the dashboard. */
+export function createAccount(plan = "business"): E2EAccount {
+  const email = `e2e-${process.pid}-${Date.now().toString(36)}-${++seq}@example.com`;
+  const password = `pw-${Math.random().toString(36).slice(2)}-long`;
+  const answer = admin("account:create", "--email", email, "--plan", plan, "--password", password);
+  return { email, password, apiKey: String(answer.apikey) };
+}
+
+export async function signIn(page: Page, account: Pick<E2EAccount, "email" | "password">) {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** Calls the public API directly, as a client library would. */
+export async function api(path: string, apiKey: string): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${E2E_BASE_URL}${path}${path.includes("?") ? "&" : "?"}apikey=${apiKey}`);
+  return { status: response.status, body: await response.json().catch(() => null) };
+}
+
+/** `account`: a fresh business account; `signedIn`: a page signed in as it. */
+export const test = base.extend<{ account: E2EAccount; signedIn: Page }>({
+  account: async ({}, use) => {
+    await use(createAccount("business"));
+  },
+  signedIn: async ({ page, account }, use) => {
+    await signIn(page, account);
+    await use(page);
+  },
+});
+
+export { expect };
