@@ -3,6 +3,8 @@ const nextConfig = {
   // The API owns /v1.0/ and friends (served before Next.js sees a request); never redirect slashes.
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,
+  // A separate build folder lets parallel test runs build without overwriting each other.
+  distDir: process.env.NEXT_DIST_DIR ?? ".next",
   reactStrictMode: true,
   // Native modules and the Prisma driver adapter load from node_modules at run time, not from the bundle.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@node-rs/argon2"],

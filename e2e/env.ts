@@ -3,7 +3,7 @@ import path from "node:path";
 /** The e2e server's own port and database, away from ./data/sharecount.db. */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3950);
 export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
-export const E2E_DATA_DIR = path.resolve("data", "e2e");
+export const E2E_DATA_DIR = path.resolve("data", `e2e-${E2E_PORT}`);
 export const E2E_ENV: Record<string, string> = {
   PORT: String(E2E_PORT),
   HOST: "127.0.0.1",

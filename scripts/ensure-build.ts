@@ -7,7 +7,7 @@ import path from "node:path";
  * sources, so `npm install && npm start` works on a fresh clone and a restart does not rebuild for nothing.
  */
 const root = path.resolve(import.meta.dirname, "..");
-const buildId = path.join(root, ".next", "BUILD_ID");
+const buildId = path.join(root, process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID");
 const sources = ["app", "components", "lib", "next.config.js", "package.json", "package-lock.json"];
 
 function newest(entry: string): number {
