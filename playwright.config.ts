@@ -1,5 +1,10 @@
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import { E2E_BASE_URL, E2E_ENV } from "./e2e/env";
+import { E2E_BASE_URL, E2E_ENV, E2E_PORT } from "./e2e/env";
+
+// Runs on their own E2E_PORT (in parallel) also get their own results folders: Playwright empties its
+// output folder when it starts, which would delete another run's traces and screenshots under its feet.
+const RESULTS = process.env.E2E_PORT ? `test-results/e2e-${E2E_PORT}` : "test-results/e2e";
 
 /**
  * End-to-end tests in Debian's Chromium against the app as `npm start` runs it (API, worker, dashboard and
@@ -7,13 +12,13 @@ import { E2E_BASE_URL, E2E_ENV } from "./e2e/env";
  */
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results/e2e",
+  outputDir: RESULTS,
   timeout: 60_000,
   expect: { timeout: 15_000 },
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  reporter: [["list"], ["html", { outputFolder: "test-results/e2e-report", open: "never" }]],
+  reporter: [["list"], ["html", { outputFolder: `${RESULTS}-report`, open: "never" }]],
   globalSetup: "./e2e/global-setup.ts",
   use: {
     baseURL: E2E_BASE_URL,
@@ -33,10 +38,14 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "npm start",
+    // Empty the suite's own data folder first (globalSetup runs only after the server started), then start
+    // the app exactly as the README does; prestart builds the dashboard when its build is missing or stale.
+    command: `"${path.resolve("node_modules", ".bin", "tsx")}" e2e/reset-data.ts && npm start`,
     url: `${E2E_BASE_URL}/sign-in`,
     reuseExistingServer: false,
-    timeout: 300_000,
+    // A fresh clone builds Next.js here when run directly; `npm test` builds before Playwright starts.
+    timeout: 600_000,
+    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
     env: E2E_ENV,
     stdout: "ignore",
     stderr: "pipe",

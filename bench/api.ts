@@ -61,6 +61,7 @@ async function main(): Promise<number> {
     HOST: "127.0.0.1",
     DATABASE_URL: databaseUrl,
     SHARECOUNT_NETWORKS: "sandbox",
+    SHARECOUNT_DEMO: "false",
     SANDBOX_LATENCY_MS: "0",
   });
   await waitForStatus(serviceBase, service);

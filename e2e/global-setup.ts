@@ -1,11 +1,14 @@
 import fs from "node:fs";
-import { E2E_DATA_DIR, E2E_ENV } from "./env";
+import { assertOwnDatabase } from "./reset-data";
 
-/** Refuses to run against anything but its own local database, which starts empty every run. */
+/**
+ * Runs after the webServer has started (Playwright's order), so it must not touch the database: the
+ * webServer command empties ./data/e2e-<port> itself before `npm start` (see e2e/reset-data.ts).
+ */
 export default function globalSetup() {
-  if (!E2E_ENV.DATABASE_URL!.startsWith("file:") || !E2E_DATA_DIR.includes(`${"data"}`)) {
-    throw new Error("the e2e suite only runs against its own local SQLite file");
+  assertOwnDatabase();
+  const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (!fs.existsSync(chromium)) {
+    throw new Error(`no Chromium at ${chromium}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH`);
   }
-  fs.rmSync(E2E_DATA_DIR, { recursive: true, force: true });
-  fs.mkdirSync(E2E_DATA_DIR, { recursive: true });
 }

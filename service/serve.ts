@@ -3,6 +3,7 @@ import { getRequestListener } from "@hono/node-server";
 import { EnvError, loadDotEnv, parseEnv, type Env } from "../lib/env.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { isApiPath } from "./http/paths.ts";
+import { alignResponseStatics } from "./http/response-compat.ts";
 import { createHttpServer } from "./http/server.ts";
 import { startRuntime, type ServiceRuntime } from "./runtime.ts";
 
@@ -15,8 +16,11 @@ export interface ServeOptions {
   name: string;
 }
 
-/** Parses env, migrates, starts the runtime and one HTTP server; SIGTERM/SIGINT drain it and exit. */
-export async function serve(options: ServeOptions): Promise<void> {
+/**
+ * Parses env, migrates, starts the runtime and one HTTP server; SIGTERM/SIGINT drain it and exit.
+ * Resolves once it listens (and the fallback is ready) with the parsed env and the port.
+ */
+export async function serve(options: ServeOptions): Promise<{ env: Env; port: number }> {
   let env: Env;
   try {
     loadDotEnv();
@@ -31,6 +35,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   await migrate(env.DATABASE_URL, (line) => console.log(line));
   const runtime: ServiceRuntime = await startRuntime(env, { worker: options.worker });
   const api = getRequestListener(runtime.app.fetch);
+  // Hono's listener replaced the global Response; keep Response.json() and friends instances of it (see there).
+  alignResponseStatics();
   // The API answers as soon as the port is open; other paths wait for the fallback (the dashboard) to load.
   let fallback: Listener | null = options.fallback ? null : api;
   const server = createHttpServer((req, res) => {
@@ -67,4 +73,5 @@ export async function serve(options: ServeOptions): Promise<void> {
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+  return { env, port };
 }

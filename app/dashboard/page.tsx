@@ -1,3 +1,15 @@
-export default function OverviewPage() {
-  return <h1 className="text-xl font-semibold">Overview</h1>;
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { currentAccount } from "@/lib/auth/current-account";
+import { loadOverview } from "@/lib/dashboard/overview";
+import { OverviewClient } from "./overview-client";
+
+export const metadata: Metadata = { title: "Overview" };
+
+export default async function OverviewPage() {
+  const account = await currentAccount();
+  if (!account) redirect("/sign-in");
+  // If the API cannot answer now, the page still renders: the client shows the error with Retry.
+  const overview = await loadOverview(account.id).catch(() => undefined);
+  return <OverviewClient initialOverview={overview} />;
 }

@@ -7,7 +7,15 @@ import type { KeyVault } from "../security/secrets.ts";
 import { generateApiKey, hashApiKey } from "./api-key.ts";
 
 /** An error the caller made (unknown account, bad plan, bad domain): shown to the operator or user as is. */
-export class AccountError extends Error {}
+export class AccountError extends Error {
+  override readonly name = "AccountError";
+
+  // Next.js bundles this module more than once in one process (the dashboard context is shared across
+  // bundles): recognize every copy's errors by name, so `instanceof` holds whichever copy threw.
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof Error && value.name === "AccountError";
+  }
+}
 
 /** Account management shared by the admin command line and the dashboard. */
 export class Accounts {

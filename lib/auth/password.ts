@@ -38,20 +38,24 @@ export function sessionCookieName(secure: boolean): string {
 export async function signInWithPassword(emailInput: string, password: string): Promise<PasswordSignInResult> {
   const { ip } = await requestInfo();
   const email = normalizeEmail(emailInput);
-  for (const [limiter, key] of [
+  // Failed attempts count; a blocked key is refused even with the right password until it expires.
+  const limits = [
     [perAccount, `${ip}:${email}`],
     [perAddress, ip],
-  ] as const) {
-    try {
-      await limiter.consume(key);
-    } catch (rejection) {
-      const seconds = Math.ceil(((rejection as { msBeforeNext?: number }).msBeforeNext ?? 60_000) / 1000);
-      return { ok: false, error: `Too many sign-in attempts. Try again in ${Math.ceil(seconds / 60)} minute(s).` };
+  ] as const;
+  for (const [limiter, key] of limits) {
+    const used = await limiter.get(key);
+    if (used && used.consumedPoints >= limiter.points) {
+      const minutes = Math.max(1, Math.ceil(used.msBeforeNext / 60_000));
+      return { ok: false, error: `Too many sign-in attempts. Try again in ${minutes} minute(s).` };
     }
   }
   const account = await dashboard().prisma.account.findUnique({ where: { email } });
   const valid = await argon2Verify(account?.passwordHash ?? DUMMY_HASH, password).catch(() => false);
-  if (!account?.passwordHash || !valid) return { ok: false, error: "Wrong email or password." };
+  if (!account?.passwordHash || !valid) {
+    for (const [limiter, key] of limits) await limiter.penalty(key, 1);
+    return { ok: false, error: "Wrong email or password." };
+  }
   await perAccount.delete(`${ip}:${email}`);
   await startSession(account.id);
   return { ok: true };

@@ -1,9 +1,8 @@
 import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { parseCountUrl } from "../../lib/urls/count-url.ts";
 import { addDays } from "../../lib/quota/day.ts";
 import { updatePlan } from "../../lib/plans.ts";
-import { deriveCounts } from "../../service/sandbox/sandbox.ts";
+import { expectedFacebook, expectedPinterest } from "../support/expected-counts.ts";
 import { startTestService, todayUtc, type TestService } from "../support/service.ts";
 
 /*
@@ -41,25 +40,6 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
   }
 }
 
-/** The counts the sandbox reports for a submitted URL (it is asked for the normalized form). */
-function expectedFacebook(submitted: string) {
-  const normalized = parseCountUrl(submitted);
-  if (!normalized.ok) throw new Error(`not a countable URL: ${submitted}`);
-  const { facebook, ogObject } = deriveCounts(normalized.normalized);
-  return {
-    total_count: facebook.reaction_count + facebook.comment_count + facebook.share_count + facebook.comment_plugin_count,
-    comment_count: facebook.comment_count,
-    reaction_count: facebook.reaction_count,
-    share_count: facebook.share_count,
-    comment_plugin_count: facebook.comment_plugin_count,
-    og_object: ogObject,
-  };
-}
-const expectedPinterest = (submitted: string) => {
-  const normalized = parseCountUrl(submitted);
-  if (!normalized.ok) throw new Error(`not a countable URL: ${submitted}`);
-  return deriveCounts(normalized.normalized).pinterest;
-};
 const expectedV10 = (url: string) => ({
   StumbleUpon: null,
   Pinterest: expectedPinterest(url),

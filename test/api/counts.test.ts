@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { deriveCounts } from "../../service/sandbox/sandbox.ts";
+import { expectedFacebook } from "../support/expected-counts.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
 let svc: TestService;
@@ -10,19 +11,6 @@ let seq = 0;
 /** A URL no other test has asked for, so cache state never leaks between tests. */
 const freshUrl = (label = "page") => `https://example.com/${label}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
 const q = (url: string, apiKey = key, extra = "") => `?url=${encodeURIComponent(url)}&apikey=${apiKey}${extra}`;
-
-/** What the service must answer for a URL, from the sandbox's own deterministic counts. */
-function expectedFacebook(url: string) {
-  const { facebook, ogObject } = deriveCounts(url);
-  return {
-    total_count: facebook.reaction_count + facebook.comment_count + facebook.share_count + facebook.comment_plugin_count,
-    comment_count: facebook.comment_count,
-    reaction_count: facebook.reaction_count,
-    share_count: facebook.share_count,
-    comment_plugin_count: facebook.comment_plugin_count,
-    og_object: ogObject,
-  };
-}
 
 const NULL_FACEBOOK = {
   total_count: null,

@@ -1,0 +1,40 @@
+import { verify as argon2Verify } from "@node-rs/argon2";
+import { RateLimiterMemory } from "rate-limiter-flexible";
+import { z } from "zod";
+import { hashPassword } from "@/lib/accounts/accounts";
+import { dashboard } from "@/lib/dashboard/context";
+import { DashboardError, dashboardRoute } from "@/lib/dashboard/route";
+
+const input = z
+  .object({
+    // Absent for an account that signs in with GitHub or Google and has no password yet.
+    currentPassword: z.string().max(1024).optional(),
+    newPassword: z.string().min(10, "Use at least 10 characters.").max(1024),
+    confirmPassword: z.string(),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: "The two new passwords differ.", path: ["confirmPassword"] });
+
+// A stolen session must not be a way to guess the password (and so keep access after it is revoked).
+const attempts = new RateLimiterMemory({ keyPrefix: "password-change", points: 5, duration: 15 * 60 });
+
+/** Changes the password; this browser stays signed in, every other session of the account is signed out. */
+export const POST = dashboardRoute({ input }, async ({ account, input }) => {
+  const { prisma } = dashboard();
+  const { passwordHash } = await prisma.account.findUniqueOrThrow({ where: { id: account.id }, select: { passwordHash: true } });
+  if (passwordHash) {
+    try {
+      await attempts.consume(account.id);
+    } catch {
+      throw new DashboardError("rate_limited", 429, "Too many attempts. Try again in 15 minutes.");
+    }
+    const valid = await argon2Verify(passwordHash, input.currentPassword ?? "").catch(() => false);
+    if (!valid) throw new DashboardError("wrong_password", 422, "The current password is not right.");
+    await attempts.delete(account.id);
+  }
+  const newHash = await hashPassword(input.newPassword);
+  const [, signedOut] = await prisma.$transaction([
+    prisma.account.update({ where: { id: account.id }, data: { passwordHash: newHash } }),
+    prisma.session.deleteMany({ where: { userId: account.id, id: { not: account.sessionId } } }),
+  ]);
+  return { otherSessionsSignedOut: signedOut.count };
+});

@@ -1,0 +1,5 @@
+import { NoSuchJob } from "./no-such-job";
+
+export default function JobNotFound() {
+  return <NoSuchJob />;
+}

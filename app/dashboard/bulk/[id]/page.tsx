@@ -1,0 +1,16 @@
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { currentAccount } from "@/lib/auth/current-account";
+import { findBulkJob } from "@/lib/bulk/jobs";
+import { JobClient } from "./job-client";
+
+export const metadata: Metadata = { title: "Bulk job" };
+
+export default async function BulkJobPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const account = await currentAccount();
+  if (!account) redirect("/sign-in");
+  const job = await findBulkJob(account.id, id);
+  if (!job) notFound();
+  return <JobClient job={job} />;
+}

@@ -1,0 +1,339 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { APIRequestContext, Cookie, Page, Response } from "@playwright/test";
+import { E2E_BASE_URL } from "./env";
+import { admin, api, createAccount, expect, signIn, test } from "./fixtures";
+
+/**
+ * Sign-up, sign-in and sign-out with database sessions, what a signed-out browser may reach, the sign-in
+ * form's answers and rate limit, and the session cookie's and the API key's safety.
+ */
+
+const SESSION_COOKIE = "authjs.session-token";
+const APP = path.resolve("app");
+
+/** Static dashboard pages (from app/dashboard/**\/page.tsx; pages with a [param] are left out). */
+function dashboardPages(): string[] {
+  const pages: string[] = [];
+  const walk = (dir: string, route: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        if (entry.name.startsWith("[") || entry.name.startsWith("_") || entry.name.startsWith("@")) continue;
+        // Route groups "(name)" add no path segment.
+        walk(path.join(dir, entry.name), /^\(.*\)$/.test(entry.name) ? route : `${route}/${entry.name}`);
+      } else if (/^page\.(tsx|ts|jsx|js)$/.test(entry.name)) {
+        pages.push(route);
+      }
+    }
+  };
+  walk(path.join(APP, "dashboard"), "/dashboard");
+  return pages.sort();
+}
+
+interface DashboardRoute {
+  path: string;
+  methods: string[];
+}
+
+/** The dashboard's server routes (app/api/dashboard/**\/route.ts) and the methods each exports. */
+function dashboardRoutes(): DashboardRoute[] {
+  const routes: DashboardRoute[] = [];
+  const walk = (dir: string, route: string) => {
+    if (!fs.existsSync(dir)) return;
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        // A dynamic segment gets a value no account owns; the session check comes before any lookup.
+        const segment = entry.name.startsWith("[") ? "e2e-does-not-exist" : entry.name;
+        walk(path.join(dir, entry.name), /^\(.*\)$/.test(entry.name) ? route : `${route}/${segment}`);
+      } else if (/^route\.(ts|js)$/.test(entry.name)) {
+        const source = fs.readFileSync(path.join(dir, entry.name), "utf8");
+        const methods = [
+          ...source.matchAll(/export\s+(?:const|async\s+function|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g),
+          ...[...source.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((m) =>
+            [...m[1]!.matchAll(/\b(GET|POST|PUT|PATCH|DELETE)\b/g)].map((n) => n),
+          ),
+        ].map((m) => m[1]!);
+        routes.push({ path: route, methods: [...new Set(methods)].sort() });
+      }
+    }
+  };
+  walk(path.join(APP, "api", "dashboard"), "/api/dashboard");
+  return routes.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+const MUTATIONS = ["POST", "PUT", "PATCH", "DELETE"];
+
+function cookieHeader(cookies: Cookie[]): string {
+  return cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+}
+
+/** The form's own message (Next's route announcer is an empty role=alert element too). */
+function formAlert(page: Page) {
+  return page.locator("form").getByRole("alert");
+}
+
+/** Submits the sign-in form and waits for the server action's answer (the message may be the same as before). */
+async function submitSignIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  const answered = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/sign-in");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await answered;
+  await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
+}
+
+test.describe("sign up", () => {
+  test("creates a free account with a password and lands on the dashboard", async ({ page }) => {
+    const email = `e2e-signup-${Date.now().toString(36)}-${process.pid}@example.com`;
+    const password = "a-long-enough-password";
+    await page.goto("/sign-up");
+    await expect(page.getByRole("heading", { name: "Create a free account" })).toBeVisible();
+
+    // Too short a password is refused in place, with the reason.
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("short");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(formAlert(page)).toHaveText("Use at least 10 characters.");
+    await expect(page).toHaveURL(/\/sign-up$/);
+    expect(() => admin("account:show", "--email", email)).toThrow();
+
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByTestId("account-email")).toHaveText(email);
+
+    const shown = admin("account:show", "--email", email);
+    expect(shown).toMatchObject({ email, plan: "free", has_password: true });
+    expect((shown.quota as Record<string, unknown>).allocated_today).toBe(500);
+
+    // The same email again: refused without saying whether it is taken.
+    const other = await page.context().browser()!.newContext({ baseURL: E2E_BASE_URL });
+    try {
+      const second = await other.newPage();
+      await second.goto("/sign-up");
+      await second.getByLabel("Email").fill(email.toUpperCase());
+      await second.getByLabel("Password").fill("another-long-password");
+      await second.getByRole("button", { name: "Create account" }).click();
+      await expect(formAlert(second)).toContainText("Could not create an account with this email");
+      await expect(second).toHaveURL(/\/sign-up$/);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+test.describe("sign in and out", () => {
+  test("signing in sets an HttpOnly, SameSite=Lax session cookie; signing out deletes the session", async ({ page, browser, account }) => {
+    await signIn(page, account);
+    await expect(page.getByTestId("account-email")).toHaveText(account.email);
+    const cookies = await page.context().cookies();
+    const session = cookies.find((c) => c.name === SESSION_COOKIE);
+    expect(session, `a ${SESSION_COOKIE} cookie`).toBeDefined();
+    expect(session!.httpOnly).toBe(true);
+    expect(session!.sameSite).toBe("Lax");
+    expect(session!.path).toBe("/");
+    expect(await page.evaluate(() => document.cookie)).not.toContain(SESSION_COOKIE);
+
+    // Signed in, the sign-in page sends you on to the dashboard.
+    await page.goto("/sign-in");
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    // The cookie works in another browser (so the check after sign-out is a real one).
+    const replay = async () => {
+      const context = await browser.newContext({ baseURL: E2E_BASE_URL });
+      try {
+        await context.addCookies(cookies);
+        const other = await context.newPage();
+        await other.goto("/dashboard");
+        return other.url();
+      } finally {
+        await context.close();
+      }
+    };
+    expect(new URL(await replay()).pathname).toBe("/dashboard");
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    expect((await page.context().cookies()).find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/sign-in$/);
+
+    // The session row is gone: the saved cookie no longer signs anyone in.
+    expect(new URL(await replay()).pathname).toBe("/sign-in");
+  });
+});
+
+test.describe("signed out", () => {
+  test("dashboard pages redirect to sign-in", async ({ page }) => {
+    const pages = [...new Set(["/dashboard", "/dashboard/usage", "/dashboard/bulk", "/dashboard/settings", ...dashboardPages()])];
+    for (const pathname of pages) {
+      await page.goto(pathname);
+      await expect(page, `${pathname} without a session`).toHaveURL(/\/sign-in$/);
+    }
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/sign-in$/);
+  });
+
+  test("a forged or unknown session cookie is no session", async ({ page, context }) => {
+    await context.addCookies([{ name: SESSION_COOKIE, value: "0".repeat(64), url: E2E_BASE_URL }]);
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/sign-in$/);
+  });
+
+  test("dashboard API routes answer 401 JSON without a session", async ({ request }) => {
+    const routes = dashboardRoutes();
+    expect(routes.length, "app/api/dashboard has route files").toBeGreaterThan(0);
+    const checked: string[] = [];
+    for (const route of routes) {
+      for (const method of route.methods) {
+        // A same-origin request, so only the missing session can refuse it.
+        const response = await request.fetch(route.path, {
+          method,
+          headers: { Origin: E2E_BASE_URL, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json" },
+          data: MUTATIONS.includes(method) ? {} : undefined,
+          maxRedirects: 0,
+        });
+        expect(response.status(), `${method} ${route.path}`).toBe(401);
+        expect(response.headers()["content-type"], `${method} ${route.path}`).toContain("application/json");
+        expect(await response.json(), `${method} ${route.path}`).toMatchObject({ error: "signed_out" });
+        checked.push(`${method} ${route.path}`);
+      }
+    }
+    test.info().annotations.push({ type: "routes", description: checked.join(", ") });
+  });
+});
+
+test.describe("the sign-in form", () => {
+  test("a wrong password and an unknown email get the same answer", async ({ page }) => {
+    const account = createAccount("free");
+    await page.goto("/sign-in");
+    await submitSignIn(page, account.email, "not-the-password");
+    await expect(formAlert(page)).toHaveText("Wrong email or password.");
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await expect(page.getByLabel("Email")).toHaveValue(account.email);
+
+    await submitSignIn(page, `nobody-${Date.now().toString(36)}@example.com`, "not-the-password");
+    await expect(formAlert(page)).toHaveText("Wrong email or password.");
+    await expect(page).toHaveURL(/\/sign-in$/);
+  });
+
+  test("is rate limited per email after 5 attempts, even with the right password", async ({ page }) => {
+    // Its own account, so no other test meets the limit.
+    const account = createAccount("free");
+    await page.goto("/sign-in");
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await submitSignIn(page, account.email, `wrong-${attempt}`);
+      await expect(formAlert(page), `attempt ${attempt}`).toHaveText("Wrong email or password.");
+    }
+    await submitSignIn(page, account.email, account.password);
+    await expect(formAlert(page)).toContainText("Too many sign-in attempts");
+    await expect(page).toHaveURL(/\/sign-in$/);
+    expect((await page.context().cookies()).find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+  });
+});
+
+test.describe("a signed-in browser", () => {
+  test("never receives the API key with the dashboard's pages, scripts or data, and cross-site mutations are refused", async ({
+    page,
+    account,
+    request,
+  }) => {
+    await signIn(page, account);
+
+    await test.step("the API key is in no page, script or data response", async () => {
+      const pages = dashboardPages();
+      expect(pages).toContain("/dashboard");
+      const seen: { url: string; type: string }[] = [];
+      const pending: Promise<void>[] = [];
+      const leaks: string[] = [];
+      const inspect = (response: Response) => {
+        pending.push(
+          (async () => {
+            const body = await response.text().catch(() => "");
+            seen.push({ url: response.url(), type: response.request().resourceType() });
+            if (body.includes(account.apiKey)) leaks.push(`${response.request().resourceType()} ${response.url()}`);
+          })(),
+        );
+      };
+      page.on("response", inspect);
+      for (const pathname of pages) {
+        await page.goto(pathname);
+        await page.waitForLoadState("networkidle");
+      }
+      page.off("response", inspect);
+      await Promise.all(pending);
+      expect(seen.some((s) => s.type === "script")).toBe(true);
+
+      // The same, fetched the plain way: every page's HTML and every script it references.
+      const scripts = new Set<string>();
+      for (const pathname of pages) {
+        const response = await page.request.get(pathname);
+        expect(response.status(), pathname).toBe(200);
+        const html = await response.text();
+        expect(html, `${pathname} HTML`).toContain("<html");
+        if (html.includes(account.apiKey)) leaks.push(`HTML ${pathname}`);
+        for (const match of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) scripts.add(new URL(match[1]!.replaceAll("&amp;", "&"), E2E_BASE_URL).href);
+      }
+      expect(scripts.size).toBeGreaterThan(0);
+      for (const src of scripts) {
+        const body = await (await page.request.get(src)).text();
+        if (body.includes(account.apiKey)) leaks.push(`script ${src}`);
+      }
+      expect(leaks, "responses that contain the API key").toEqual([]);
+
+      // Control: the string searched for is the account's real key, which the browser gets when it asks (reveal).
+      if (dashboardRoutes().some((r) => r.path === "/api/dashboard/key" && r.methods.includes("POST"))) {
+        const reveal = await page.request.post("/api/dashboard/key", { headers: { Origin: E2E_BASE_URL, "Sec-Fetch-Site": "same-origin" } });
+        expect(reveal.status()).toBe(200);
+        expect(await reveal.text()).toContain(account.apiKey);
+      }
+      test.info().annotations.push({ type: "checked", description: `${seen.length} responses, ${scripts.size} scripts, pages ${pages.join(" ")}` });
+    });
+
+    await test.step("cross-site mutations get 403 before anything happens", async () => {
+      const cookie = cookieHeader(await page.context().cookies());
+      const mutations = dashboardRoutes().flatMap((r) => r.methods.filter((m) => MUTATIONS.includes(m)).map((method) => ({ method, path: r.path })));
+      // The key roll is the one that matters most; any other mutation route stands in until it exists.
+      const roll = mutations.find((m) => m.path === "/api/dashboard/key/roll" && m.method === "POST");
+      const targets = roll ? [roll, ...mutations.filter((m) => m !== roll)] : mutations;
+      expect(targets.length, "app/api/dashboard has a mutation route").toBeGreaterThan(0);
+      const send = (r: APIRequestContext, target: { method: string; path: string }, headers: Record<string, string>) =>
+        r.fetch(target.path, { method: target.method, headers: { Cookie: cookie, "Content-Type": "application/json", ...headers }, data: {} });
+      for (const target of targets) {
+        const crossSite = await send(request, target, { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" });
+        expect(crossSite.status(), `${target.method} ${target.path} cross-site`).toBe(403);
+        expect(await crossSite.json()).toMatchObject({ error: "cross_site" });
+        // A browser too old for Sec-Fetch-Site still sends Origin.
+        const foreignOrigin = await send(request, target, { Origin: "https://evil.example" });
+        expect(foreignOrigin.status(), `${target.method} ${target.path} from a foreign Origin`).toBe(403);
+      }
+      // Nothing happened: the key (which a roll would have replaced) still works, and the session still does.
+      expect((await api("/v1.0/quota", account.apiKey)).status).toBe(200);
+      await page.goto("/dashboard");
+      await expect(page).toHaveURL(/\/dashboard$/);
+    });
+  });
+});
+
+test.describe("screenshots", () => {
+  for (const [name, viewport] of [
+    ["desktop", { width: 1280, height: 800 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
+    test(`sign-in and sign-up pages (${name})`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      for (const pathname of ["/sign-in", "/sign-up"]) {
+        await page.goto(pathname);
+        await expect(page.getByLabel("Email")).toBeVisible();
+        await expect(page.getByLabel("Password")).toBeVisible();
+        // Nothing sticks out sideways on a phone.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${pathname} horizontal overflow`).toBeLessThanOrEqual(0);
+        const file = test.info().outputPath(`${pathname.slice(1)}-${name}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        await test.info().attach(`${pathname.slice(1)}-${name}`, { path: file, contentType: "image/png" });
+      }
+    });
+  }
+});

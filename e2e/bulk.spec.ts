@@ -1,0 +1,282 @@
+import fs from "node:fs";
+import Papa from "papaparse";
+import type { Page } from "@playwright/test";
+import { E2E_BASE_URL } from "./env";
+import { api, createAccount, expect, signIn, test, type E2EAccount } from "./fixtures";
+
+/**
+ * Bulk jobs in the dashboard: a file checked in the browser before upload, live progress to complete, the
+ * results table and its downloads checked against the public API, the history, the free plan's notice, the
+ * batch limit, and one account never reaching another's job.
+ */
+
+interface CountObject {
+  Pinterest: number | null;
+  Facebook: {
+    total_count: number | null;
+    comment_count: number | null;
+    reaction_count: number | null;
+    share_count: number | null;
+    comment_plugin_count: number | null;
+  };
+}
+
+interface BulkAnswer {
+  data: Record<string, CountObject> | [];
+  _meta: { urls_completed: number; urls_queued: number; completed: boolean; bulk_id: string };
+}
+
+const uniqueHost = () => `bulk-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.example.com`;
+
+/** 30 valid URLs, 4 invalid lines, 3 repeats after normalization, blank lines; CRLF line ends. */
+function urlFile() {
+  const host = uniqueHost();
+  const valid = Array.from({ length: 30 }, (_, i) => `https://${host}/post/${i}`);
+  const lines = [
+    ...valid.slice(0, 10),
+    "not a url",
+    `HTTPS://${host.toUpperCase()}/post/3`,
+    "",
+    ...valid.slice(10, 20),
+    "ftp://example.com/file",
+    `https://${host}/post/12#comments`,
+    "http://localhost/",
+    "   ",
+    ...valid.slice(20),
+    "example.com/no-scheme",
+    valid[29]!,
+  ];
+  return { valid, text: `${lines.join("\r\n")}\r\n` };
+}
+
+async function submitJobAs(account: E2EAccount, urls: string[]): Promise<string> {
+  const response = await fetch(`${E2E_BASE_URL}/v1.0/bulk?apikey=${account.apiKey}`, { method: "POST", body: urls.join("\n") });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { bulk_id: string }).bulk_id;
+}
+
+async function finishedJob(apiKey: string, bulkId: string): Promise<BulkAnswer> {
+  let answer: BulkAnswer | undefined;
+  await expect
+    .poll(async () => {
+      answer = (await api(`/v1.0/bulk?bulk_id=${bulkId}`, apiKey)).body as BulkAnswer;
+      return answer._meta.completed;
+    })
+    .toBe(true);
+  return answer!;
+}
+
+async function readDownload(page: Page, button: string) {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: button }).click()]);
+  return { name: download.suggestedFilename(), text: fs.readFileSync((await download.path())!, "utf8") };
+}
+
+const cell = (value: string) => (value === "" ? null : Number(value));
+
+test("bulk: a file is checked, submitted, followed to complete, and its results download as CSV and JSON", async ({ signedIn: page, account }) => {
+  test.setTimeout(120_000);
+  const { valid, text } = urlFile();
+
+  await page.goto("/dashboard/bulk");
+  await expect(page.getByRole("heading", { name: "Bulk", exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: /Drop a \.txt or \.csv file here/ })).toBeVisible();
+  await page.getByLabel("URL file (.txt or .csv)").setInputFiles({ name: "urls.txt", mimeType: "text/plain", buffer: Buffer.from(text) });
+  await expect(page.getByText("urls.txt")).toBeVisible();
+  await expect(page.getByTestId("bulk-valid")).toHaveText("30");
+  await expect(page.getByTestId("bulk-invalid")).toHaveText("4");
+  await expect(page.getByTestId("bulk-duplicate")).toHaveText("3");
+  await expect(page.getByTestId("bulk-limit")).toHaveText("1,000");
+  await page.getByText("Show the invalid lines").click();
+  await expect(page.getByText("Line 11:")).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("bulk.png"), fullPage: true });
+
+  // The first progress answer is held at a third done, so the page must poll its way to complete.
+  let held = false;
+  let polls = 0;
+  await page.route("**/api/dashboard/bulk/*", async (route) => {
+    polls++;
+    const response = await route.fetch();
+    const body = (await response.json()) as { meta: { urlsCompleted: number; completed: boolean }; rows: unknown[] };
+    if (!held) {
+      held = true;
+      body.meta = { ...body.meta, urlsCompleted: 10, completed: false };
+      body.rows = body.rows.slice(0, 10);
+    }
+    await route.fulfill({ response, json: body });
+  });
+
+  await page.getByRole("button", { name: "Start job with 30 URLs" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/bulk\/[A-Za-z0-9_-]+$/);
+  const bulkId = decodeURIComponent(new URL(page.url()).pathname.split("/").at(-1)!);
+
+  const progress = page.getByRole("progressbar", { name: "Job progress" });
+  await expect(progress).toHaveAttribute("aria-valuemax", "30");
+  await expect(progress).toHaveAttribute("aria-valuenow", "30");
+  expect(held).toBe(true);
+  await expect(page.getByTestId("bulk-progress-text")).toHaveText("30 of 30 URLs counted");
+  await expect(page.locator("p").filter({ has: page.getByTestId("bulk-progress-text") })).toContainText("Complete");
+  // Complete: the page stops asking.
+  const pollsAtComplete = polls;
+  await page.waitForTimeout(4_500);
+  expect(polls).toBe(pollsAtComplete);
+  await page.unroute("**/api/dashboard/bulk/*");
+
+  const table = page.getByRole("table");
+  await expect(page.getByRole("heading", { name: "Results (30)" })).toBeVisible();
+  await expect(table).toHaveAttribute("aria-rowcount", "31");
+  await expect(table.getByRole("cell", { name: valid[0], exact: true })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("bulk-job.png"), fullPage: true });
+
+  const expected = await finishedJob(account.apiKey, bulkId);
+  const data = expected.data as Record<string, CountObject>;
+  expect(Object.keys(data).sort()).toEqual([...valid].sort());
+
+  const csv = await readDownload(page, "Download CSV");
+  expect(csv.name).toBe(`bulk-${bulkId}.csv`);
+  const [header, ...rows] = Papa.parse<string[]>(csv.text.replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data;
+  expect(header).toEqual(["url", "facebook_total", "facebook_comments", "facebook_reactions", "facebook_shares", "facebook_comment_plugin", "pinterest"]);
+  expect(rows).toHaveLength(valid.length);
+  for (const [url, total, comments, reactions, shares, plugin, pinterest] of rows) {
+    const counts = data[url!]!;
+    expect(counts, url).toBeDefined();
+    expect([total, comments, reactions, shares, plugin, pinterest].map((value) => cell(value!)), url).toEqual([
+      counts.Facebook.total_count,
+      counts.Facebook.comment_count,
+      counts.Facebook.reaction_count,
+      counts.Facebook.share_count,
+      counts.Facebook.comment_plugin_count,
+      counts.Pinterest,
+    ]);
+  }
+
+  const json = await readDownload(page, "Download JSON");
+  expect(json.name).toBe(`bulk-${bulkId}.json`);
+  expect(JSON.parse(json.text)).toEqual(expected.data);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: test.info().outputPath("bulk-job-phone.png"), fullPage: true });
+
+  // The history comes from the database: it survives a reload and signing out and in again.
+  await page.goto("/dashboard/bulk");
+  await page.reload();
+  const entry = page.locator(`a[href="/dashboard/bulk/${bulkId}"]`);
+  await expect(entry).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ has: entry })).toContainText("30 of 30 URLs");
+  await page.screenshot({ path: test.info().outputPath("bulk-phone.png"), fullPage: true });
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await signIn(page, account);
+  await page.goto("/dashboard/bulk");
+  await entry.click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/bulk/${bulkId}$`));
+  await expect(page.getByRole("heading", { name: "Results (30)" })).toBeVisible();
+});
+
+test("bulk: a free account sees which plan bulk jobs need instead of the uploader", async ({ page }) => {
+  const free = createAccount("free");
+  await signIn(page, free);
+  await page.goto("/dashboard/bulk");
+  await expect(page.getByRole("heading", { name: "Bulk jobs are not part of your plan" })).toBeVisible();
+  await expect(page.getByText("you need the plus plan or higher")).toBeVisible();
+  await expect(page.getByRole("list", { name: "Plans with bulk jobs" })).toContainText("plus: up to 500 URLs per job");
+  await expect(page.locator('input[type="file"]')).toHaveCount(0);
+  await expect(page.getByText("No bulk jobs yet.")).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("bulk-free.png"), fullPage: true });
+});
+
+test("bulk: the drop zone opens the file picker from the keyboard, and a CSV is read from its url column", async ({ signedIn: page }) => {
+  const host = uniqueHost();
+  const csv = [
+    "\uFEFFtitle,URL,notes",
+    `Home,https://${host}/,"first, page"`,
+    `About,https://${host}/about,`,
+    "Broken,not-a-url,",
+    `Again,https://${host.toUpperCase()}/about,`,
+  ].join("\r\n");
+  await page.goto("/dashboard/bulk");
+  await page.getByRole("button", { name: /Drop a \.txt or \.csv file here/ }).focus();
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.keyboard.press("Enter")]);
+  await chooser.setFiles({ name: "pages.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await expect(page.getByTestId("bulk-valid")).toHaveText("2");
+  await expect(page.getByTestId("bulk-invalid")).toHaveText("1");
+  await expect(page.getByTestId("bulk-duplicate")).toHaveText("1");
+  await expect(page.getByRole("button", { name: "Start job with 2 URLs" })).toBeEnabled();
+  await expect(page.getByLabel("Or paste URLs, one per line")).toBeDisabled();
+  await page.getByRole("button", { name: "Remove file" }).click();
+  await expect(page.getByLabel("Or paste URLs, one per line")).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Start job with 0 URLs" })).toBeDisabled();
+});
+
+test("bulk: a paste over the plan's limit is refused before upload, with how many to remove", async ({ signedIn: page }) => {
+  const host = uniqueHost();
+  const submissions: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && request.url().includes("/api/dashboard/bulk")) submissions.push(request.url());
+  });
+  await page.goto("/dashboard/bulk");
+  const urls = Array.from({ length: 1005 }, (_, i) => `https://${host}/p/${i}`);
+  await page.getByLabel("Or paste URLs, one per line").fill(urls.join("\n"));
+  await expect(page.getByTestId("bulk-valid")).toHaveText("1,005");
+  const refusal = page.getByRole("alert").filter({ hasText: "over your plan’s limit of 1,000 per job" });
+  await expect(refusal).toContainText("remove 5 URLs");
+  await expect(refusal).toContainText("dedicated plan (10,000 per job)");
+  const start = page.getByRole("button", { name: "Start job with 1,005 URLs" });
+  await expect(start).toBeDisabled();
+  await start.click({ force: true });
+
+  await page.getByLabel("Or paste URLs, one per line").fill(urls.slice(0, 1000).join("\n"));
+  await expect(page.getByTestId("bulk-valid")).toHaveText("1,000");
+  await expect(page.getByRole("button", { name: "Start job with 1,000 URLs" })).toBeEnabled();
+  expect(submissions).toEqual([]);
+});
+
+test("bulk: one account cannot open another account's job, on the page or through the route", async ({ page, account: owner }) => {
+  const bulkId = await submitJobAs(owner, [`https://${uniqueHost()}/a`, `https://${uniqueHost()}/b`]);
+  expect((await api(`/v1.0/bulk?bulk_id=${bulkId}`, owner.apiKey)).status).toBe(200);
+
+  const other = createAccount("business");
+  await signIn(page, other);
+  await page.goto(`/dashboard/bulk/${bulkId}`);
+  await expect(page.getByRole("heading", { name: "No such job" })).toBeVisible();
+
+  const route = await page.request.get(`/api/dashboard/bulk/${bulkId}`);
+  expect(route.status()).toBe(404);
+  expect(((await route.json()) as { error: string }).error).toBe("bulk_not_found");
+
+  await page.goto("/dashboard/bulk");
+  await expect(page.getByText("No bulk jobs yet.")).toBeVisible();
+  await expect(page.locator(`a[href="/dashboard/bulk/${bulkId}"]`)).toHaveCount(0);
+  const history = await page.request.get("/api/dashboard/bulk");
+  expect(history.status()).toBe(200);
+  expect(JSON.stringify(await history.json())).not.toContain(bulkId);
+});
+
+test("bulk: a 10,000-URL job's results table renders only the rows in view, scrolls to the end and sorts", async ({ page }) => {
+  // The sandbox job alone takes about 40 s.
+  test.setTimeout(240_000);
+  const dedicated = createAccount("dedicated");
+  const host = uniqueHost();
+  const urls = Array.from({ length: 10_000 }, (_, i) => `https://${host}/item/${i}`);
+  const bulkId = await submitJobAs(dedicated, urls);
+
+  // Opened while the job runs: the page follows it to the end by itself.
+  await signIn(page, dedicated);
+  await page.goto(`/dashboard/bulk/${bulkId}`);
+  await expect(page.getByRole("progressbar", { name: "Job progress" })).toHaveAttribute("aria-valuenow", "10000", { timeout: 180_000 });
+  await expect(page.getByRole("heading", { name: "Results (10,000)" })).toBeVisible();
+  const table = page.getByRole("table");
+  await expect(table).toHaveAttribute("aria-rowcount", "10001");
+  expect(await table.locator("tbody tr").count()).toBeLessThan(80);
+
+  const region = page.getByRole("region", { name: "Results table (scrollable)" });
+  await region.evaluate((element) => (element.scrollTop = element.scrollHeight));
+  await expect(table.getByRole("cell", { name: urls.at(-1), exact: true })).toBeVisible();
+  expect(await table.locator("tbody tr").count()).toBeLessThan(80);
+
+  await region.evaluate((element) => (element.scrollTop = 0));
+  await page.getByRole("button", { name: "Facebook total" }).click();
+  await expect(page.getByRole("columnheader", { name: "Facebook total" })).toHaveAttribute("aria-sort", "descending");
+  const expected = (await api(`/v1.0/bulk?bulk_id=${bulkId}`, dedicated.apiKey)).body as BulkAnswer;
+  const largest = Math.max(...Object.values(expected.data as Record<string, CountObject>).map((c) => c.Facebook.total_count ?? -1));
+  await expect(table.locator("tbody tr").first().locator("td").nth(1)).toHaveText(largest.toLocaleString("en-US"));
+});

@@ -1,0 +1,162 @@
+import Database from "better-sqlite3";
+import { admin, api, createAccount, expect, signIn, test } from "./fixtures";
+import { E2E_ENV } from "./env";
+
+interface Quota {
+  quota_used_today: number;
+  quota_remaining_today: number;
+  quota_allocated_today: number;
+  plan: string;
+}
+
+/** Sets how many queries the account has used today, straight in the database (500 real queries would be slow). */
+function setUsedToday(email: string, queries: number) {
+  const db = new Database(E2E_ENV.DATABASE_URL!.replace(/^file:/, ""));
+  try {
+    db.pragma("busy_timeout = 5000");
+    const { id } = db.prepare<[string], { id: string }>("SELECT id FROM account WHERE email = ?").get(email)!;
+    const today = new Date().toISOString().slice(0, 10); // the e2e server's QUOTA_TIMEZONE is UTC
+    db.prepare(
+      "INSERT INTO daily_usage (account_id, day, queries) VALUES (?, ?, ?) ON CONFLICT (account_id, day) DO UPDATE SET queries = excluded.queries",
+    ).run(id, today, queries);
+  } finally {
+    db.close();
+  }
+}
+
+const thousands = (n: number) => n.toLocaleString("en-US");
+
+test("shows the plan, today's quota as the API reports it, the reset time and the service status", async ({ signedIn: page, account }) => {
+  const quota = (await api("/v1.0/quota", account.apiKey)).body as Quota;
+  await page.goto("/dashboard");
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("plan-name")).toHaveText("business");
+  await expect(page.getByTestId("quota-used")).toHaveText(thousands(quota.quota_used_today));
+  await expect(page.getByTestId("quota-remaining")).toHaveText(thousands(quota.quota_remaining_today));
+  await expect(page.getByTestId("quota-allocated")).toHaveText(thousands(quota.quota_allocated_today));
+  const bar = page.getByRole("progressbar", { name: "Quota used today" });
+  await expect(bar).toHaveAttribute("aria-valuenow", String(quota.quota_used_today));
+  await expect(bar).toHaveAttribute("aria-valuemax", String(quota.quota_allocated_today));
+  await expect(page.getByTestId("quota-reset")).toContainText(/Resets at .+ your time \(.+\), in \d+ (h|min)/);
+  await expect(page.getByTestId("service-status")).toHaveText("Up");
+  await expect(page.getByTestId("quota-warning")).toHaveCount(0);
+  await expect(page.getByTestId("quota-exhausted")).toHaveCount(0);
+
+  // The key is masked, and nowhere in the page's HTML or scripts until the user asks for it.
+  await expect(page.getByTestId("api-key")).toContainText(account.apiKey.slice(-4));
+  expect(await page.content()).not.toContain(account.apiKey);
+  const html = await (await page.request.get("/dashboard")).text();
+  expect(html).not.toContain(account.apiKey);
+
+  await page.screenshot({ path: test.info().outputPath("overview.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId("quota-used")).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: test.info().outputPath("overview-phone.png"), fullPage: true });
+});
+
+test("looks up a URL: the count object, the cache header from MISS to HIT, and sandbox data marked", async ({ signedIn: page, account }) => {
+  const url = `https://example.com/e2e-lookup-${Date.now().toString(36)}`;
+  await page.goto("/dashboard");
+  await page.getByLabel("URL").fill(url);
+  await page.getByRole("button", { name: "Look up" }).click();
+  await expect(page.getByTestId("lookup-cache")).toContainText("Cache: MISS");
+  await expect(page.getByTestId("lookup-sandbox")).toBeVisible();
+
+  // The same URL through the public API, as a client would ask: the dashboard showed exactly these counts.
+  const { body } = await api(`/v1.0/?url=${encodeURIComponent(url)}`, account.apiKey);
+  const counts = body as { Pinterest: number | null; Facebook: Record<string, number | null> };
+  const shown = (n: number | null) => (n === null ? "not reported" : thousands(n));
+  const list = page.getByTestId("lookup-counts");
+  for (const [label, value] of [
+    ["Facebook total", counts.Facebook.total_count],
+    ["Shares", counts.Facebook.share_count],
+    ["Reactions", counts.Facebook.reaction_count],
+    ["Comments", counts.Facebook.comment_count],
+    ["Comment plugin", counts.Facebook.comment_plugin_count],
+    ["Pinterest", counts.Pinterest],
+  ] as const) {
+    await expect(list.locator("div").filter({ has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) }).locator("dd")).toHaveText(shown(value ?? null));
+  }
+
+  await page.getByRole("button", { name: "Look up" }).click();
+  await expect(page.getByTestId("lookup-cache")).toContainText("Cache: HIT");
+  await page.screenshot({ path: test.info().outputPath("overview-lookup.png"), fullPage: true });
+  // Three queries so far (two here, one direct): the overview's numbers follow the lookups.
+  await expect(page.getByTestId("quota-used")).toHaveText("3");
+});
+
+test("reveals and copies the key on request", async ({ signedIn: page, account, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/dashboard");
+  await page.getByRole("button", { name: "Reveal" }).click();
+  await expect(page.getByTestId("api-key")).toHaveText(account.apiKey);
+  await page.getByRole("button", { name: "Hide" }).click();
+  await expect(page.getByTestId("api-key")).not.toContainText(account.apiKey);
+
+  await page.getByRole("button", { name: "Copy" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "API key copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(account.apiKey);
+});
+
+test("rolling the key asks first, then the old key fails at the API and the new one works", async ({ signedIn: page, account }) => {
+  await page.goto("/dashboard");
+  const open = page.getByRole("button", { name: "Roll key…" });
+
+  // Keyboard only: the dialog opens on Enter with focus on Cancel, and Escape leaves the key as it was.
+  await open.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Roll the API key?" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText("the current key stops working at once");
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  expect((await api("/v1.0/quota", account.apiKey)).status).toBe(200);
+
+  await open.click();
+  await dialog.getByRole("button", { name: "Roll key" }).click();
+  const created = page.getByRole("dialog", { name: "Your new API key" });
+  await expect(created.getByTestId("new-api-key")).toHaveText(/^[0-9a-f]{40}$/);
+  const newKey = (await created.getByTestId("new-api-key").textContent())!;
+  expect(newKey).not.toBe(account.apiKey);
+  await expect(created.getByRole("button", { name: "Copy" })).toBeFocused();
+
+  const old = await api("/v1.0/quota", account.apiKey);
+  expect(old.status).toBe(401);
+  expect(old.body).toMatchObject({ Type: "invalid_api_key" });
+  expect((await api("/v1.0/quota", newKey)).status).toBe(200);
+
+  await created.getByRole("button", { name: "Done" }).click();
+  await expect(created).toBeHidden();
+  await expect(page.getByTestId("api-key")).toContainText(newKey.slice(-4));
+  // The dashboard's own calls use the new key too.
+  await page.reload();
+  await expect(page.getByTestId("service-status")).toHaveText("Up");
+  await page.getByRole("button", { name: "Reveal" }).click();
+  await expect(page.getByTestId("api-key")).toHaveText(newKey);
+});
+
+test("warns at 90% of the quota", async ({ page }) => {
+  const account = createAccount("free");
+  setUsedToday(account.email, 450);
+  await signIn(page, account);
+  await expect(page.getByTestId("quota-warning")).toContainText("You have used 90% of today's quota");
+  await expect(page.getByRole("progressbar", { name: "Quota used today" })).toHaveAttribute("aria-valuenow", "450");
+});
+
+test("an account at its quota sees it used up, and a lookup says so in words", async ({ page }) => {
+  const account = createAccount("free");
+  const allocated = Number((admin("account:show", "--email", account.email).quota as { allocated_today: number }).allocated_today);
+  setUsedToday(account.email, allocated);
+  await signIn(page, account);
+  await expect(page.getByTestId("quota-exhausted")).toContainText("Quota used up.");
+  await expect(page.getByTestId("quota-exhausted")).toContainText(/until the quota resets at .+, in \d+ (h|min)/);
+  await expect(page.getByTestId("quota-remaining")).toHaveText("0");
+  await expect(page.getByRole("progressbar", { name: "Quota used today" })).toHaveAttribute("aria-valuenow", String(allocated));
+
+  await page.getByLabel("URL").fill("https://example.com/over-quota");
+  await page.getByRole("button", { name: "Look up" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "You have used today's quota" })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("overview-quota-used-up.png"), fullPage: true });
+});

@@ -1,0 +1,26 @@
+import { parseCountUrl } from "../../lib/urls/count-url.ts";
+import { deriveCounts } from "../../service/sandbox/sandbox.ts";
+
+/** The sandbox's deterministic counts for a URL as submitted (the sandbox is asked for its normalized form). */
+function sandboxCounts(url: string) {
+  const parsed = parseCountUrl(url);
+  if (!parsed.ok) throw new Error(`not a countable URL: ${url}`);
+  return deriveCounts(parsed.normalized);
+}
+
+/** The Facebook object the API must answer for a URL, from the sandbox's own counts. */
+export function expectedFacebook(url: string) {
+  const { facebook, ogObject } = sandboxCounts(url);
+  return {
+    total_count: facebook.reaction_count + facebook.comment_count + facebook.share_count + facebook.comment_plugin_count,
+    comment_count: facebook.comment_count,
+    reaction_count: facebook.reaction_count,
+    share_count: facebook.share_count,
+    comment_plugin_count: facebook.comment_plugin_count,
+    og_object: ogObject,
+  };
+}
+
+export function expectedPinterest(url: string): number {
+  return sandboxCounts(url).pinterest;
+}
