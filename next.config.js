@@ -8,6 +8,8 @@ const nextConfig = {
   reactStrictMode: true,
   // Native modules and the Prisma driver adapter load from node_modules at run time, not from the bundle.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@node-rs/argon2"],
+  // The build checks the dashboard's own code; `npm test` typechecks everything (tests, scripts, the API).
+  typescript: { tsconfigPath: "tsconfig.next.json" },
 };
 
 export default nextConfig;
