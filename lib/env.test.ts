@@ -101,3 +101,20 @@ describe("parseEnv errors name the bad variable", () => {
     expect(message).not.toMatch(/DATABASE_URL/);
   });
 });
+
+describe("DATABASE_URL", () => {
+  it("accepts SQLite file: URLs and PostgreSQL URLs", () => {
+    for (const url of [
+      "file:./data/x.db",
+      "postgresql://postgres@127.0.0.1:5432/sharecount",
+      "postgres://user:pw@db.internal/sharecount?schema=app",
+    ]) {
+      expect(parseEnv({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    }
+  });
+
+  it("refuses anything else, naming both kinds", () => {
+    expect(envError({ DATABASE_URL: "mysql://db/x" })).toMatch(/^\s*DATABASE_URL: .*file:.*postgresql:\/\//m);
+    expect(envError({ DATABASE_URL: "./data/x.db" })).toMatch(/^\s*DATABASE_URL: /m);
+  });
+});

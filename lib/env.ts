@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isPostgresUrl } from "./db/postgres-url.ts";
 import { DEFAULT_DATABASE_URL } from "./db/sqlite-url.ts";
 
 // Digits only: coercion would read " " as 0 (a random port), "0x50" as 80 and "1e3" as 1000.
@@ -29,7 +30,14 @@ const schema = z
   .object({
     PORT: int(3000, 0).refine((p) => p <= 65535, "must be a port number"),
     HOST: z.string().min(1).default("0.0.0.0"),
-    DATABASE_URL: z.string().min(1).default(DEFAULT_DATABASE_URL),
+    // SQLite (the embedded default) or PostgreSQL (scale-out): see lib/db/prisma.ts.
+    DATABASE_URL: z
+      .string()
+      .min(1)
+      .refine((url) => url.startsWith("file:") || isPostgresUrl(url), {
+        message: "must be a file: URL (SQLite) or a postgres:// or postgresql:// URL (PostgreSQL)",
+      })
+      .default(DEFAULT_DATABASE_URL),
     SHARECOUNT_NETWORKS: z.enum(["sandbox", "live"]).optional(),
     FACEBOOK_GRAPH_URL: httpUrl.default("https://graph.facebook.com/v24.0"),
     FACEBOOK_ACCESS_TOKEN: z.string().optional(),

@@ -17,7 +17,7 @@ function newest(entry: string): number {
   if (!stat.isDirectory()) return stat.mtimeMs;
   return fs
     .readdirSync(full, { withFileTypes: true })
-    .filter((d) => d.name !== "generated" && d.name !== "node_modules")
+    .filter((d) => d.name !== "generated" && d.name !== "generated-pg" && d.name !== "node_modules")
     .reduce((max, d) => Math.max(max, newest(path.join(entry, d.name))), stat.mtimeMs);
 }
 

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { EnvError } from "../env.ts";
 import { deriveKey, KeyVault, loadServerSecret } from "./secrets.ts";
 
 describe("key vault", () => {
@@ -50,5 +51,16 @@ describe("server secret", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("server secret with PostgreSQL", () => {
+  it("requires SHARECOUNT_SECRET (no file beside the database to keep one in)", () => {
+    for (const DATABASE_URL of ["postgresql://u@db.example:5432/sc", "postgres://u@db.example/sc"]) {
+      expect(() => loadServerSecret({ DATABASE_URL })).toThrow(EnvError);
+      expect(() => loadServerSecret({ DATABASE_URL })).toThrow(/SHARECOUNT_SECRET: is required with a PostgreSQL DATABASE_URL/);
+    }
+    const secret = "p".repeat(40);
+    expect(loadServerSecret({ SHARECOUNT_SECRET: secret, DATABASE_URL: "postgresql://u@db.example/sc" }).toString()).toBe(secret);
   });
 });

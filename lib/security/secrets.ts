@@ -1,14 +1,26 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { isPostgresUrl } from "../db/postgres-url.ts";
 import { sqliteFileFromUrl } from "../db/sqlite-url.ts";
+import { EnvError } from "../env.ts";
 
 /**
  * The server secret: SHARECOUNT_SECRET, or (so `npm start` works out of the box) a random one created once
  * beside the SQLite file, readable by its owner only. Every other secret is derived from it.
+ *
+ * With PostgreSQL SHARECOUNT_SECRET is required: the processes sharing that database (API, workers,
+ * dashboard, admin command line) usually run on different machines, and a secret generated into one
+ * machine's file would differ from another's, so keys stored by one could not be read by the others.
  */
 export function loadServerSecret(env: { SHARECOUNT_SECRET?: string; DATABASE_URL: string }): Buffer {
   if (env.SHARECOUNT_SECRET) return Buffer.from(env.SHARECOUNT_SECRET, "utf8");
+  if (isPostgresUrl(env.DATABASE_URL)) {
+    throw new EnvError(
+      "Invalid configuration:\n  SHARECOUNT_SECRET: is required with a PostgreSQL DATABASE_URL (at least 32 characters, " +
+        "the same for every process sharing the database; e.g. `openssl rand -hex 32`)",
+    );
+  }
   const file = path.join(path.dirname(sqliteFileFromUrl(env.DATABASE_URL)), "sharecount.secret");
   try {
     return Buffer.from(fs.readFileSync(file, "utf8").trim(), "hex");

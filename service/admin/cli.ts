@@ -58,9 +58,11 @@ async function main(argv: string[]): Promise<unknown> {
   if (!command) throw new AccountError(USAGE);
   loadDotEnv();
   const env = parseEnv();
+  // The secret first: with PostgreSQL it must be configured, and a missing one should not wait for migrations.
+  const vault = new KeyVault(loadServerSecret(env));
   await migrate(env.DATABASE_URL);
   const prisma = createPrisma(env.DATABASE_URL);
-  const accounts = new Accounts(prisma, env.QUOTA_TIMEZONE, new KeyVault(loadServerSecret(env)));
+  const accounts = new Accounts(prisma, env.QUOTA_TIMEZONE, vault);
   try {
     switch (command) {
       case "account:create": {

@@ -1,0 +1,60 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+/**
+ * The PostgreSQL server the service tests use: trust auth on the project's machines (see the stack guide).
+ * Any database on it does: scratch databases are created beside it and dropped afterwards.
+ */
+export const POSTGRES_TEST_URL = process.env.POSTGRES_TEST_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+
+/** `REQUIRE_SERVICES=1` (CI): a missing service fails the run instead of skipping its tests. */
+export const REQUIRE_SERVICES = process.env.REQUIRE_SERVICES === "1";
+
+/** Why PostgreSQL cannot be used (undefined when it answers), with a short connect timeout. */
+export async function postgresUnavailable(url = POSTGRES_TEST_URL, timeoutMs = 2_000): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return undefined;
+  } catch (error) {
+    return `PostgreSQL is not reachable at ${redact(url)}: ${(error as Error).message || String(error)}`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@");
+}
+
+async function admin<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface ScratchDatabase {
+  name: string;
+  /** The scratch database's URL (same server, user and options as the server URL). */
+  url: string;
+  /** Drops it, closing whatever connections are still open. */
+  drop(): Promise<void>;
+}
+
+/** A new, empty database `sc_<prefix>_<random>` on the test server. */
+export async function createScratchDatabase(prefix: string, serverUrl = POSTGRES_TEST_URL): Promise<ScratchDatabase> {
+  const name = `sc_${prefix.replace(/[^a-z0-9_]/gi, "_").toLowerCase()}_${randomBytes(4).toString("hex")}`;
+  await admin(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    drop: () => admin(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => {}),
+  };
+}
