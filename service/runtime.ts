@@ -9,7 +9,7 @@ import { NetworkGuard } from "./networks/guard.ts";
 import { createPinterestAdapter } from "./networks/pinterest.ts";
 import { QuotaClock } from "./quota/clock.ts";
 import { startSandbox, type Sandbox } from "./sandbox/sandbox.ts";
-import { openSqliteStore } from "./store/sqlite.ts";
+import { openStore } from "./store/index.ts";
 import type { Store } from "./store/types.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
@@ -29,7 +29,7 @@ export async function startRuntime(env: Env, options: { worker?: boolean } = {})
     env.SHARECOUNT_NETWORKS === "sandbox"
       ? await startSandbox({ port: env.SANDBOX_PORT, latencyMs: env.SANDBOX_LATENCY_MS })
       : null;
-  const store = openSqliteStore(env.DATABASE_URL);
+  const store = openStore(env.DATABASE_URL);
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
   const counts = new CountService({
     store,

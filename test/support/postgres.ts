@@ -46,10 +46,27 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-/** A new, empty database `sc_<prefix>_<random>` on the test server. */
-export async function createScratchDatabase(prefix: string, serverUrl = POSTGRES_TEST_URL): Promise<ScratchDatabase> {
+/**
+ * A new database `sc_<prefix>_<random>` on the test server: empty, or a copy of `options.template` (a
+ * database nobody is connected to, such as the migrated template the API suite's global setup makes).
+ */
+export async function createScratchDatabase(
+  prefix: string,
+  serverUrl = POSTGRES_TEST_URL,
+  options: { template?: string } = {},
+): Promise<ScratchDatabase> {
   const name = `sc_${prefix.replace(/[^a-z0-9_]/gi, "_").toLowerCase()}_${randomBytes(4).toString("hex")}`;
-  await admin(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const template = options.template ? ` TEMPLATE "${options.template}"` : "";
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"${template}`));
+      break;
+    } catch (error) {
+      // Copying a template fails while another session is connected to it (briefly, e.g. another copy).
+      if (!template || attempt >= 20 || !/being accessed by other users/.test((error as Error).message)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {

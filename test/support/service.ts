@@ -11,6 +11,13 @@ import { parseEnv, type Env } from "../../lib/env.ts";
 import { createHttpServer } from "../../service/http/server.ts";
 import { startRuntime, type ServiceRuntime } from "../../service/runtime.ts";
 import type { SandboxKnobs, SandboxStats } from "../../service/sandbox/sandbox.ts";
+import { createScratchDatabase } from "./postgres.ts";
+
+/** `SHARECOUNT_TEST_DB=postgres` (the `postgres` Vitest project): test services run on PostgreSQL. */
+export const TEST_DB: "sqlite" | "postgres" = process.env.SHARECOUNT_TEST_DB === "postgres" ? "postgres" : "sqlite";
+
+/** With PostgreSQL the server secret is required (every process sharing the database must agree on it). */
+const POSTGRES_TEST_SECRET = "sharecount-postgres-test-secret-".padEnd(48, "x");
 
 /** A fresh database file copied from the migrated template. */
 export function freshDatabase(): { url: string; dir: string } {
@@ -20,6 +27,19 @@ export function freshDatabase(): { url: string; dir: string } {
   return { url: `file:${file}`, dir };
 }
 
+/**
+ * The database for one test service: a copy of the migrated SQLite template, or (in the `postgres`
+ * project) a PostgreSQL database created from the migrated template database; `drop` removes it.
+ */
+export async function testDatabase(): Promise<{ url: string; env: Record<string, string>; drop(): Promise<void> }> {
+  if (TEST_DB === "postgres") {
+    const db = await createScratchDatabase("api", undefined, { template: inject("postgresTemplateDatabase") });
+    return { url: db.url, env: { SHARECOUNT_SECRET: POSTGRES_TEST_SECRET }, drop: () => db.drop() };
+  }
+  const { url, dir } = freshDatabase();
+  return { url, env: {}, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
 export type TestService = Awaited<ReturnType<typeof startTestService>>;
 
 /**
@@ -27,9 +47,10 @@ export type TestService = Awaited<ReturnType<typeof startTestService>>;
  * database; `overrides` are environment variables as an operator would set them.
  */
 export async function startTestService(overrides: Record<string, string> = {}, options: { worker?: boolean } = {}) {
-  const database = freshDatabase();
+  const database = await testDatabase();
   const env: Env = parseEnv({
     DATABASE_URL: database.url,
+    ...database.env,
     SHARECOUNT_NETWORKS: "sandbox",
     SANDBOX_LATENCY_MS: "0",
     QUOTA_TIMEZONE: "UTC",
@@ -77,7 +98,7 @@ export async function startTestService(overrides: Record<string, string> = {}, o
       await new Promise((resolve) => server.close(resolve));
       await runtime.close();
       await prisma.$disconnect();
-      fs.rmSync(database.dir, { recursive: true, force: true });
+      await database.drop();
     },
   };
 }
