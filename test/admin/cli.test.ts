@@ -1,52 +1,13 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAdmin } from "../support/admin-cli.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const TSX = path.join(root, "node_modules", ".bin", "tsx");
-const CLI = path.join("service", "admin", "cli.ts");
 const HEX_KEY = /^[0-9a-f]{40}$/;
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  /** stdout as the one JSON object it must be. */
-  json: Record<string, any>;
-}
-
-/** Runs the admin command line as an operator does, against `databaseUrl`. */
-function cli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, QUOTA_TIMEZONE: "UTC" };
-  delete env.NODE_OPTIONS;
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [CLI, ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const lines = stdout.split("\n").filter((line) => line.length > 0);
-      let json: Record<string, any>;
-      try {
-        if (lines.length !== 1) throw new Error(`${lines.length} lines`);
-        json = JSON.parse(lines[0]!);
-        if (json === null || typeof json !== "object" || Array.isArray(json)) throw new Error("not an object");
-      } catch (error) {
-        reject(
-          new Error(`cli ${args.join(" ")}: stdout is not one JSON object (${(error as Error).message}):\n${stdout}\n${stderr}`),
-        );
-        return;
-      }
-      resolve({ code, stdout, stderr, json });
-    });
-  });
-}
+const cli = (databaseUrl: string, ...args: string[]) => runAdmin(databaseUrl, args);
 
 /** A command that must succeed: exit 0 and no `error` key. */
 async function ok(databaseUrl: string, ...args: string[]) {

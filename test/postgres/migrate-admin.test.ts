@@ -1,7 +1,6 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../lib/accounts/api-key.ts";
@@ -9,12 +8,11 @@ import { migrate, pendingMigrations } from "../../lib/db/migrate.ts";
 import { createPrisma, type PrismaClient } from "../../lib/db/prisma.ts";
 import { DEFAULT_PLANS } from "../../lib/plans.ts";
 import { KeyVault } from "../../lib/security/secrets.ts";
+import { ROOT, runAdmin } from "../support/admin-cli.ts";
 import { createScratchDatabase, postgresUnavailable, REQUIRE_SERVICES, type ScratchDatabase } from "../support/postgres.ts";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const TSX = path.join(root, "node_modules", ".bin", "tsx");
+const root = ROOT;
 const PRISMA = path.join(root, "node_modules", ".bin", "prisma");
-const CLI = path.join("service", "admin", "cli.ts");
 const HEX_KEY = /^[0-9a-f]{40}$/;
 const SECRET = "postgres-test-secret-".padEnd(48, "x");
 const MIGRATIONS = fs
@@ -28,34 +26,7 @@ const unavailable = await postgresUnavailable();
 const skip = unavailable !== undefined && !REQUIRE_SERVICES;
 if (skip) console.warn(`[skipped] test/postgres/migrate-admin.test.ts: ${unavailable} (REQUIRE_SERVICES=1 makes this a failure)`);
 
-interface CliResult {
-  code: number | null;
-  json: Record<string, any>;
-  stderr: string;
-}
-
-/** The admin command line as an operator runs it, against `databaseUrl`; stdout must be one JSON object. */
-function cli(databaseUrl: string, env: Record<string, string>, ...args: string[]): Promise<CliResult> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, QUOTA_TIMEZONE: "UTC", ...env };
-  delete childEnv.NODE_OPTIONS;
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [CLI, ...args], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const lines = stdout.split("\n").filter((line) => line.length > 0);
-      try {
-        if (lines.length !== 1) throw new Error(`${lines.length} lines`);
-        resolve({ code, json: JSON.parse(lines[0]!), stderr });
-      } catch (error) {
-        reject(new Error(`cli ${args.join(" ")}: stdout is not one JSON object (${(error as Error).message}):\n${stdout}\n${stderr}`));
-      }
-    });
-  });
-}
+const cli = (databaseUrl: string, env: Record<string, string>, ...args: string[]) => runAdmin(databaseUrl, args, env);
 
 describe.skipIf(skip)(`PostgreSQL: migrations and the admin command line${skip ? ` (skipped: ${unavailable})` : ""}`, { timeout: 120_000 }, () => {
   let db: ScratchDatabase | undefined;
