@@ -53,6 +53,17 @@ const schema = z
     BULK_RETENTION_DAYS: int(7, 1),
     // 10,000 URLs (the dedicated batch limit) of up to 2,048 characters fit.
     BULK_MAX_BODY_BYTES: int(24 * 1024 * 1024, 1024),
+    // Scale-out: Redis for the shared count cache, quota counters and the BullMQ bulk queue (see README).
+    REDIS_URL: z
+      .url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" })
+      .optional(),
+    // Every key this deployment writes starts with it: several deployments (or test runs) can share one Redis.
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,32}$/, "must be 1 to 32 letters, digits, dots, dashes or underscores")
+      .default("sharecount"),
+    // A bulk worker that stops answering (killed, frozen) holds its URLs this long before another takes them over.
+    BULK_LOCK_MS: int(30_000, 1000),
     SANDBOX_PORT: int(0, 0),
     SANDBOX_LATENCY_MS: int(20, 0),
     // Dashboard: the server secret (API keys at rest, sessions), and where its server routes reach the API.
@@ -70,6 +81,13 @@ const schema = z
     SHARECOUNT_NETWORKS: env.SHARECOUNT_NETWORKS ?? (env.FACEBOOK_ACCESS_TOKEN ? "live" : "sandbox"),
   }))
   .superRefine((env, ctx) => {
+    if (env.REDIS_URL && !isPostgresUrl(env.DATABASE_URL)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["REDIS_URL"],
+        message: "needs DATABASE_URL to be PostgreSQL: Redis is for several processes, SQLite for one",
+      });
+    }
     if (env.SHARECOUNT_NETWORKS === "live" && !env.FACEBOOK_ACCESS_TOKEN) {
       ctx.addIssue({
         code: "custom",

@@ -1,6 +1,7 @@
 import type { CountService } from "./counts/count-service.ts";
 import type { Authenticator } from "./http/auth.ts";
 import type { QuotaClock } from "./quota/clock.ts";
+import type { QuotaCounter } from "./quota/counter.ts";
 import type { Store } from "./store/types.ts";
 
 /** What the API's routes are built from; one instance per process. */
@@ -9,8 +10,11 @@ export interface ApiDeps {
   auth: Authenticator;
   counts: CountService;
   clock: QuotaClock;
-  /** Wakes the bulk worker when a job arrives. */
-  notifyBulk: () => void;
+  quota: QuotaCounter;
+  /** Throws unless every backing service (database, and Redis when used) answers. */
+  ping: () => Promise<void>;
+  /** A bulk job was stored: hand it to the workers. Never throws (workers also find stored jobs themselves). */
+  bulkSubmitted: (job: { id: string; accountId: string }) => Promise<void>;
   limits: { maxBodyBytes: number; maxCustomTtlSeconds: number };
   /** Networks are the sandbox: every count answer says so. */
   sandbox: boolean;

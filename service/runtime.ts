@@ -1,13 +1,20 @@
 import type { Hono } from "hono";
+import type { Redis } from "ioredis";
 import type { Env } from "../lib/env.ts";
+import { closeRedis, connectRedis } from "../lib/redis/redis.ts";
 import { createApiApp } from "./app.ts";
 import { Authenticator } from "./http/auth.ts";
+import { BulkQueue } from "./bulk/queue.ts";
+import { BulkQueueWorker } from "./bulk/queue-worker.ts";
 import { BulkWorker } from "./bulk/worker.ts";
+import { memoryCountCache, redisCountCache } from "./counts/cache.ts";
 import { CountService } from "./counts/count-service.ts";
 import { createFacebookAdapter } from "./networks/facebook.ts";
 import { NetworkGuard } from "./networks/guard.ts";
 import { createPinterestAdapter } from "./networks/pinterest.ts";
 import { QuotaClock } from "./quota/clock.ts";
+import { storeQuotaCounter } from "./quota/counter.ts";
+import { RedisQuotaCounter } from "./quota/redis-counter.ts";
 import { startSandbox, type Sandbox } from "./sandbox/sandbox.ts";
 import { openStore } from "./store/index.ts";
 import type { Store } from "./store/types.ts";
@@ -16,25 +23,40 @@ const MAX_CUSTOM_TTL_SECONDS = 3600;
 
 export interface ServiceRuntime {
   app: Hono;
-  worker: BulkWorker | null;
+  worker: { start(): void; stop(): Promise<void> } | null;
   sandbox: Sandbox | null;
   store: Store;
-  /** Stops the worker (letting counted URLs finish), then closes the store and the sandbox. */
+  /** Stops the worker (letting counted URLs finish), then closes the store, Redis and the sandbox. */
   close(): Promise<void>;
 }
 
-/** Builds the API and, unless told otherwise, the bulk worker, from parsed configuration. */
-export async function startRuntime(env: Env, options: { worker?: boolean } = {}): Promise<ServiceRuntime> {
+export interface RuntimeOptions {
+  /** Run a bulk worker in this process (default true). */
+  worker?: boolean;
+  /** How often a queue worker checks jobs for progress (tests shorten it). */
+  sweepMs?: number;
+}
+
+/**
+ * Builds the API and, unless told otherwise, a bulk worker, from parsed configuration. Without Redis
+ * everything lives in the database and this process's memory; with REDIS_URL the count cache, the quota
+ * counters and the bulk queue are shared by every process.
+ */
+export async function startRuntime(env: Env, options: RuntimeOptions = {}): Promise<ServiceRuntime> {
   const sandbox =
     env.SHARECOUNT_NETWORKS === "sandbox"
       ? await startSandbox({ port: env.SANDBOX_PORT, latencyMs: env.SANDBOX_LATENCY_MS })
       : null;
   const store = openStore(env.DATABASE_URL);
+  const redis = env.REDIS_URL ? connectRedis(env.REDIS_URL) : null;
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
+  const quota = redis ? new RedisQuotaCounter(redis, store, env.REDIS_PREFIX) : storeQuotaCounter(store);
   const counts = new CountService({
     store,
+    cache: redis
+      ? redisCountCache(redis, env.REDIS_PREFIX, env.COUNT_CACHE_MAX_URLS)
+      : memoryCountCache(env.COUNT_CACHE_MAX_URLS),
     defaultTtlSeconds: env.COUNT_CACHE_TTL_SECONDS,
-    maxUrls: env.COUNT_CACHE_MAX_URLS,
     staleMaxAgeSeconds: env.STALE_MAX_AGE_SECONDS,
     networks: {
       Facebook: {
@@ -58,35 +80,89 @@ export async function startRuntime(env: Env, options: { worker?: boolean } = {})
       },
     },
   });
-  const worker =
-    options.worker === false
-      ? null
-      : new BulkWorker({
-          store,
-          counts,
-          clock,
-          concurrency: env.BULK_CONCURRENCY,
-          retentionDays: env.BULK_RETENTION_DAYS,
-        });
+  const countDeps = { store, counts, clock, quota };
+  const bulk = env.REDIS_URL ? queueBulk(env, options, countDeps) : pollingBulk(env, options, countDeps);
   const app = createApiApp({
     store,
     auth: new Authenticator(store),
     counts,
     clock,
-    notifyBulk: () => worker?.notify(),
+    quota,
+    ping: async () => {
+      await store.ping();
+      await redis?.ping();
+    },
+    bulkSubmitted: bulk.submitted,
     limits: { maxBodyBytes: env.BULK_MAX_BODY_BYTES, maxCustomTtlSeconds: MAX_CUSTOM_TTL_SECONDS },
     sandbox: sandbox !== null,
   });
-  worker?.start();
+  bulk.worker?.start();
   return {
     app,
-    worker,
+    worker: bulk.worker,
     sandbox,
     store,
     async close() {
-      await worker?.stop();
+      await bulk.worker?.stop();
+      await bulk.close();
+      if (redis) await closeRedis(redis);
       await store.close();
       await sandbox?.close();
+    },
+  };
+}
+
+type CountDeps = ConstructorParameters<typeof BulkWorker>[0];
+
+/** Without Redis: workers take queued URLs straight from the database; a submission wakes this process's. */
+function pollingBulk(env: Env, options: RuntimeOptions, deps: Omit<CountDeps, "concurrency" | "retentionDays">) {
+  const worker =
+    options.worker === false
+      ? null
+      : new BulkWorker({ ...deps, concurrency: env.BULK_CONCURRENCY, retentionDays: env.BULK_RETENTION_DAYS });
+  return {
+    worker,
+    submitted: async () => worker?.notify(),
+    close: async () => {},
+  };
+}
+
+/** With Redis: URLs go through the BullMQ queue to every worker process. */
+function queueBulk(env: Env, options: RuntimeOptions, deps: Omit<CountDeps, "concurrency" | "retentionDays">) {
+  // The queue's connection fails fast like the API's (a submission must not hang while Redis is away); the
+  // worker's waits for Redis instead, as BullMQ requires of the connection it blocks on.
+  const queueConnection = connectRedis(env.REDIS_URL!, { enableAutoPipelining: false });
+  const queue = new BulkQueue(queueConnection, env.REDIS_PREFIX, deps.store);
+  const workerConnection =
+    options.worker === false
+      ? null
+      : connectRedis(env.REDIS_URL!, { enableAutoPipelining: false, maxRetriesPerRequest: null, commandTimeout: undefined });
+  const worker = workerConnection
+    ? new BulkQueueWorker({
+        ...deps,
+        queue,
+        connection: workerConnection,
+        prefix: env.REDIS_PREFIX,
+        concurrency: env.BULK_CONCURRENCY,
+        lockMs: env.BULK_LOCK_MS,
+        retentionDays: env.BULK_RETENTION_DAYS,
+        sweepMs: options.sweepMs,
+      })
+    : null;
+  return {
+    worker,
+    async submitted(job: { id: string; accountId: string }) {
+      try {
+        await queue.enqueue(job);
+      } catch (error) {
+        // The job is stored: a worker's sweep enqueues it once Redis answers again.
+        console.error(`bulk job ${job.id} could not be enqueued now; the workers will pick it up`, error);
+      }
+    },
+    async close() {
+      await queue.close();
+      await closeRedis(queueConnection);
+      if (workerConnection) await closeRedis(workerConnection);
     },
   };
 }

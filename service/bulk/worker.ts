@@ -1,11 +1,7 @@
-import type { CountService } from "../counts/count-service.ts";
-import type { QuotaClock } from "../quota/clock.ts";
-import type { QueuedBulkUrl, Store } from "../store/types.ts";
+import type { QueuedBulkUrl } from "../store/types.ts";
+import { countBulkUrl, deleteExpiredBulkJobs, type BulkCountDeps } from "./count-bulk-url.ts";
 
-export interface BulkWorkerOptions {
-  store: Store;
-  counts: CountService;
-  clock: QuotaClock;
+export interface BulkWorkerOptions extends BulkCountDeps {
   /** URLs counted at the same time (each asks every network in parallel). */
   concurrency: number;
   retentionDays: number;
@@ -14,13 +10,13 @@ export interface BulkWorkerOptions {
 }
 
 const HOUR = 3600_000;
-/** A job that never completes (its account stays out of quota) is kept this much longer than a completed one. */
-const INCOMPLETE_GRACE_MS = 30 * 24 * HOUR;
 
 /**
- * Counts queued bulk URLs with bounded concurrency, through the same count service (and cache) as single
- * queries. All state is in the database: a URL is answered and counted in one transaction, so a process
- * killed mid-job leaves its URLs queued and the next start finishes them, each counted once.
+ * Counts queued bulk URLs with bounded concurrency, taking them straight from the database (the worker
+ * of the one-process setup, and of several processes without Redis; with Redis, BullMQ hands out the
+ * URLs, see queue-worker.ts). All state is in the database: a URL is answered and counted in one
+ * transaction, so a process killed mid-job leaves its URLs queued and the next start finishes them,
+ * each counted once.
  */
 export class BulkWorker {
   private running = false;
@@ -131,32 +127,13 @@ export class BulkWorker {
   }
 
   private async process(item: QueuedBulkUrl): Promise<void> {
-    const { store, counts, clock } = this.options;
     try {
-      const plan = await store.accountPlan(item.accountId);
-      if (!plan) return;
-      const { day, resetsAt } = clock.today();
-      if ((await store.queriesOn(item.accountId, day)) >= plan.dailyQuota) {
-        await this.pause(item.accountId, resetsAt);
-        return;
-      }
-      const lookup = await counts.lookup(item.countUrl);
-      // The plan may have changed while the networks were asked (a raised plan also unpauses the account's
-      // jobs): complete against the plan as it is now, or a stale quota would pause the job until midnight.
-      const current = await store.accountPlan(item.accountId);
-      if (!current) return;
-      const quota = { day, dailyQuota: current.dailyQuota };
-      const outcome = await store.completeBulkUrl(item, quota, JSON.stringify(lookup.counts), Date.now());
-      if (outcome === "quota_exhausted") await this.pause(item.accountId, resetsAt);
+      const outcome = await countBulkUrl(this.options, item);
+      // Drop the account's other URLs already taken: they wait with their paused jobs.
+      if (outcome.kind === "paused") this.buffer = this.buffer.filter((i) => i.accountId !== item.accountId);
     } catch (error) {
       this.failed(error);
     }
-  }
-
-  /** The account's quota is used up: its jobs wait, URLs still queued, until the quota resets. */
-  private async pause(accountId: string, until: number): Promise<void> {
-    await this.options.store.pauseBulkJobs(accountId, until);
-    this.buffer = this.buffer.filter((i) => i.accountId !== accountId);
   }
 
   /** The URL stays queued; pausing briefly keeps a database outage from turning into a busy loop. */
@@ -165,13 +142,7 @@ export class BulkWorker {
     this.errorPauseUntil = Date.now() + 1000;
   }
 
-  private async cleanup(): Promise<void> {
-    try {
-      const now = Date.now();
-      const retention = this.options.retentionDays * 24 * HOUR;
-      await this.options.store.deleteExpiredBulkJobs(now - retention, now - retention - INCOMPLETE_GRACE_MS);
-    } catch (error) {
-      console.error("bulk worker: retention cleanup failed", error);
-    }
+  private cleanup(): Promise<void> {
+    return deleteExpiredBulkJobs(this.options.store, this.options.retentionDays);
   }
 }

@@ -1,11 +1,10 @@
-import { LRUCache } from "lru-cache";
 import type { Store } from "../store/types.ts";
 import type { NetworkGuard } from "../networks/guard.ts";
 import type { NetworkAdapter, NetworkName, NetworkOutcome, NetworkValues } from "../networks/types.ts";
-import type { StoredCounts } from "./count-object.ts";
+import type { CacheEntry, CountCache } from "./cache.ts";
 
 export interface CountLookup {
-  counts: StoredCounts;
+  counts: CacheEntry["counts"];
   /** `hit`: served from the cache; `miss`: fetched now; `bypass`: custom_ttl=0 asked for a fresh fetch. */
   cache: "hit" | "miss" | "bypass";
   fetchedAt: number;
@@ -16,18 +15,7 @@ export interface CountLookup {
   sandbox: boolean;
 }
 
-interface Fetched {
-  counts: StoredCounts;
-  fetchedAt: number;
-  stale: CountLookup["stale"];
-  sandbox: boolean;
-  /** Any network that did not give a fresh count: such answers are cached only briefly. */
-  degraded: boolean;
-}
-
-interface CacheEntry extends Fetched {
-  expiresAt: number;
-}
+type Fetched = Omit<CacheEntry, "expiresAt">;
 
 export interface Network<N extends NetworkName = NetworkName> {
   adapter: NetworkAdapter<N>;
@@ -36,9 +24,9 @@ export interface Network<N extends NetworkName = NetworkName> {
 
 export interface CountServiceOptions {
   store: Store;
+  cache: CountCache;
   networks: { Facebook: Network<"Facebook">; Pinterest: Network<"Pinterest"> };
   defaultTtlSeconds: number;
-  maxUrls: number;
   staleMaxAgeSeconds: number;
   /** A degraded answer (a network failed) is cached at most this long, so counts recover quickly. */
   degradedTtlSeconds?: number;
@@ -51,12 +39,10 @@ export interface CountServiceOptions {
  * reports its last known count (if young enough) rather than dropping to null, and never 0.
  */
 export class CountService {
-  private readonly cache: LRUCache<string, CacheEntry>;
   private readonly inFlight = new Map<string, Promise<Fetched>>();
   private readonly now: () => number;
 
   constructor(private readonly options: CountServiceOptions) {
-    this.cache = new LRUCache({ max: options.maxUrls });
     this.now = options.now ?? Date.now;
   }
 
@@ -64,13 +50,13 @@ export class CountService {
   async lookup(url: string, ttlSeconds?: number): Promise<CountLookup> {
     const now = this.now();
     const ttl = ttlSeconds ?? this.options.defaultTtlSeconds;
-    const cached = ttl > 0 ? this.cache.get(url) : undefined;
+    const cached = ttl > 0 ? await this.options.cache.get(url) : undefined;
     if (cached && now < cached.expiresAt && now - cached.fetchedAt < ttl * 1000) {
       return { ...cached, cache: "hit" };
     }
     const fetched = await this.fetchShared(url);
     const expiresAt = fetched.fetchedAt + this.cacheSeconds(fetched, ttl) * 1000;
-    if (ttl > 0) this.cache.set(url, { ...fetched, expiresAt });
+    if (ttl > 0) await this.options.cache.set(url, { ...fetched, expiresAt });
     return { ...fetched, expiresAt, cache: ttl > 0 ? "miss" : "bypass" };
   }
 

@@ -1,3 +1,4 @@
+import { isRedisUnavailableError } from "../../lib/redis/redis.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ApiVersion } from "../counts/count-object.ts";
 import type { Store } from "../store/types.ts";
@@ -83,10 +84,10 @@ export const apiErrors = {
   internal: () => new ApiError("internal_error", 500, "Something went wrong on our side; the request was not counted."),
 };
 
-/** Anything thrown while answering becomes an API error: a database outage is a 503, anything else a logged 500. */
+/** Anything thrown while answering becomes an API error: a database (or Redis) outage is a 503, anything else a logged 500. */
 export function toApiError(error: unknown, store: Store): ApiError {
   if (error instanceof ApiError) return error;
-  if (store.isUnavailableError(error)) return apiErrors.serviceUnavailable();
+  if (store.isUnavailableError(error) || isRedisUnavailableError(error)) return apiErrors.serviceUnavailable();
   console.error("unexpected error while answering a request", error);
   return apiErrors.internal();
 }

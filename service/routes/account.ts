@@ -44,10 +44,10 @@ export const domainWhitelistHandler = (deps: ApiDeps) =>
     whitelist_domains_enabled: account.whitelist.enabled,
   }));
 
-/** GET /v1.0/status: no key needed; 503 with no content when the database cannot answer. */
+/** GET /v1.0/status: no key needed; 503 with no content when the database (or Redis) cannot answer. */
 export const statusHandler = (deps: ApiDeps) => async () => {
   try {
-    await deps.store.ping();
+    await deps.ping();
   } catch {
     return noContent(503);
   }

@@ -29,7 +29,7 @@ export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
       }
       const bulkId = newBulkId();
       await deps.store.createBulkJob({ id: bulkId, accountId: account.id, createdAt: Date.now() }, urls);
-      deps.notifyBulk();
+      await deps.bulkSubmitted({ id: bulkId, accountId: account.id });
       return send(200, { count: urls.length, bulk_id: bulkId });
     } catch (error) {
       return sendError(toApiError(error, deps.store));

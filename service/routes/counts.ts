@@ -94,7 +94,7 @@ export function countsHandler(deps: ApiDeps, version: ApiVersion) {
       }
 
       const { day, resetsAt } = deps.clock.today();
-      const used = await deps.store.reserveQuery(account.id, day, account.plan.dailyQuota);
+      const used = await deps.quota.reserve(account.id, day, account.plan.dailyQuota);
       if (used === null) {
         throw apiErrors.quotaExceeded(version, account.plan.dailyQuota, resetsAt, deps.clock.timeZone);
       }
@@ -102,7 +102,7 @@ export function countsHandler(deps: ApiDeps, version: ApiVersion) {
       try {
         lookup = await deps.counts.lookup(target.normalized, ttl);
       } catch (error) {
-        await deps.store.releaseQuery(account.id, day);
+        await deps.quota.release(account.id, day);
         throw error;
       }
       const remaining = Math.max(0, account.plan.dailyQuota - used);

@@ -39,6 +39,9 @@ const types = {
   },
 } as unknown as pg.CustomTypesConfig;
 
+/** A daily usage row's key: repeats are merged first, since one statement cannot update a row twice. */
+const rowKey = (c: { accountId: string; day: string }) => `${c.day} ${c.accountId}`;
+
 /** Connection-level failures: PostgreSQL could not be reached or used, as opposed to a bug in a query. */
 const NETWORK_ERROR_CODES = new Set([
   "ECONNREFUSED",
@@ -110,6 +113,11 @@ export function openPostgresStore(databaseUrl: string): Store {
       INSERT INTO daily_usage (account_id, day, queries) SELECT $1, $2, 1 WHERE $3::int > 0
       ON CONFLICT (account_id, day) DO UPDATE SET queries = daily_usage.queries + 1 WHERE daily_usage.queries < $3::int
       RETURNING queries`,
+    // Keys sorted by the caller: rows are locked in one order by every process, so batches never deadlock.
+    addQueries: `
+      INSERT INTO daily_usage (account_id, day, queries) SELECT * FROM unnest($1::text[], $2::text[], $3::int[])
+      ON CONFLICT (account_id, day) DO UPDATE SET queries = daily_usage.queries + excluded.queries
+      RETURNING account_id, day, queries`,
     releaseQuery: "UPDATE daily_usage SET queries = queries - 1 WHERE account_id = $1 AND day = $2 AND queries > 0",
     queriesOn: "SELECT queries FROM daily_usage WHERE account_id = $1 AND day = $2",
     usageBetween: "SELECT day, queries FROM daily_usage WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY day",
@@ -128,7 +136,7 @@ export function openPostgresStore(databaseUrl: string): Store {
     bulkJob: "SELECT * FROM bulk_job WHERE id = $1 AND account_id = $2",
     bulkResults: "SELECT url, result FROM bulk_url WHERE job_id = $1 AND completed_at IS NOT NULL ORDER BY id",
     activeBulkJobs: `
-      SELECT id, account_id FROM bulk_job
+      SELECT id, account_id, urls_completed FROM bulk_job
       WHERE completed_at IS NULL AND (paused_until IS NULL OR paused_until <= $1)
       ORDER BY created_at`,
     queuedBulkUrls: "SELECT id, count_url FROM bulk_url WHERE job_id = $1 AND completed_at IS NULL AND id > $2 ORDER BY id LIMIT $3",
@@ -136,7 +144,8 @@ export function openPostgresStore(databaseUrl: string): Store {
      * One statement, so one round trip and one transaction: lock the URL while it is still queued (under
      * READ COMMITTED a second process waits for the first to commit, re-checks `completed_at IS NULL` and
      * finds nothing, so only one of them answers and counts it), reserve one query of quota, and only if
-     * that succeeded store the result and advance the job. With the quota used up nothing changes: the
+     * that succeeded store the result and advance the job ($6 NULL: reserved already in Redis, count it
+     * without a limit). With the quota used up nothing changes: the
      * URL stays queued. Locks are taken in the same order everywhere (URL, usage row, job): no deadlocks.
      */
     completeBulkUrl: `
@@ -144,8 +153,9 @@ export function openPostgresStore(databaseUrl: string): Store {
         SELECT id FROM bulk_url WHERE id = $3 AND completed_at IS NULL FOR UPDATE
       ), reserved AS (
         INSERT INTO daily_usage (account_id, day, queries)
-        SELECT $4, $5, 1 WHERE $6::int > 0 AND EXISTS (SELECT 1 FROM target)
-        ON CONFLICT (account_id, day) DO UPDATE SET queries = daily_usage.queries + 1 WHERE daily_usage.queries < $6::int
+        SELECT $4, $5, 1 WHERE ($6::int IS NULL OR $6::int > 0) AND EXISTS (SELECT 1 FROM target)
+        ON CONFLICT (account_id, day) DO UPDATE SET queries = daily_usage.queries + 1
+        WHERE $6::int IS NULL OR daily_usage.queries < $6::int
         RETURNING queries
       ), completed AS (
         UPDATE bulk_url SET result = $1, completed_at = $2
@@ -248,6 +258,23 @@ export function openPostgresStore(databaseUrl: string): Store {
     async releaseQuery(accountId, day) {
       await query("releaseQuery", SQL.releaseQuery, [accountId, day]);
     },
+    async addQueries(counts) {
+      if (counts.length === 0) return [];
+      const merged = new Map<string, { accountId: string; day: string; queries: number }>();
+      for (const c of counts) {
+        const row = merged.get(rowKey(c));
+        if (row) row.queries += c.queries;
+        else merged.set(rowKey(c), { ...c });
+      }
+      const sorted = [...merged.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([, c]) => c);
+      const { rows } = await query<{ account_id: string; day: string; queries: number }>("addQueries", SQL.addQueries, [
+        sorted.map((c) => c.accountId),
+        sorted.map((c) => c.day),
+        sorted.map((c) => c.queries),
+      ]);
+      const totals = new Map(rows.map((r) => [rowKey({ accountId: r.account_id, day: r.day }), r.queries]));
+      return counts.map((c) => totals.get(rowKey(c))!);
+    },
     async queriesOn(accountId, day) {
       return (await query<{ queries: number }>("queriesOn", SQL.queriesOn, [accountId, day])).rows[0]?.queries ?? 0;
     },
@@ -285,8 +312,8 @@ export function openPostgresStore(databaseUrl: string): Store {
       return (await query<{ url: string; result: string }>("bulkResults", SQL.bulkResults, [jobId])).rows;
     },
     async activeBulkJobs(now) {
-      const { rows } = await query<{ id: string; account_id: string }>("activeBulkJobs", SQL.activeBulkJobs, [now]);
-      return rows.map((r) => ({ id: r.id, accountId: r.account_id }));
+      const { rows } = await query<{ id: string; account_id: string; urls_completed: number }>("activeBulkJobs", SQL.activeBulkJobs, [now]);
+      return rows.map((r) => ({ id: r.id, accountId: r.account_id, urlsCompleted: r.urls_completed }));
     },
     async queuedBulkUrls(job, afterId, limit) {
       const { rows } = await query<{ id: number; count_url: string }>("queuedBulkUrls", SQL.queuedBulkUrls, [job.id, afterId, limit]);

@@ -48,6 +48,10 @@ export function openSqliteStore(databaseUrl: string): Store {
       INSERT INTO daily_usage (account_id, day, queries) SELECT @account, @day, 1 WHERE @quota > 0
       ON CONFLICT (account_id, day) DO UPDATE SET queries = queries + 1 WHERE daily_usage.queries < @quota
       RETURNING queries`),
+    addQueries: db.prepare<[{ account: string; day: string; queries: number }], { queries: number }>(`
+      INSERT INTO daily_usage (account_id, day, queries) VALUES (@account, @day, @queries)
+      ON CONFLICT (account_id, day) DO UPDATE SET queries = queries + excluded.queries
+      RETURNING queries`),
     releaseQuery: db.prepare<[string, string]>(
       "UPDATE daily_usage SET queries = queries - 1 WHERE account_id = ? AND day = ? AND queries > 0",
     ),
@@ -76,8 +80,8 @@ export function openSqliteStore(databaseUrl: string): Store {
     bulkResults: db.prepare<[string], { url: string; result: string }>(
       "SELECT url, result FROM bulk_url WHERE job_id = ? AND completed_at IS NOT NULL ORDER BY id",
     ),
-    activeBulkJobs: db.prepare<[number], { id: string; account_id: string }>(`
-      SELECT id, account_id FROM bulk_job
+    activeBulkJobs: db.prepare<[number], { id: string; account_id: string; urls_completed: number }>(`
+      SELECT id, account_id, urls_completed FROM bulk_job
       WHERE completed_at IS NULL AND (paused_until IS NULL OR paused_until <= ?)
       ORDER BY created_at`),
     queuedBulkUrls: db.prepare<[string, number, number], { id: number; count_url: string }>(
@@ -108,9 +112,11 @@ export function openSqliteStore(databaseUrl: string): Store {
   );
 
   const completeBulkUrl = db.transaction(
-    (item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, result: string, now: number): BulkCompletion => {
+    (item: QueuedBulkUrl, quota: { day: string; dailyQuota: number | null }, result: string, now: number): BulkCompletion => {
       if (statements.completeUrl.run(result, now, item.id).changes === 0) return "already_done";
-      if (!statements.reserveQuery.get({ account: item.accountId, day: quota.day, quota: quota.dailyQuota })) {
+      if (quota.dailyQuota === null) {
+        statements.addQueries.get({ account: item.accountId, day: quota.day, queries: 1 });
+      } else if (!statements.reserveQuery.get({ account: item.accountId, day: quota.day, quota: quota.dailyQuota })) {
         throw new QuotaExhausted();
       }
       statements.advanceJob.run(now, item.jobId);
@@ -123,6 +129,9 @@ export function openSqliteStore(databaseUrl: string): Store {
    * conditional increment (so the quota stays exact) and is committed before its answer goes out, but the
    * commit is paid once per batch rather than once per request.
    */
+  const addQueries = db.transaction((counts: { accountId: string; day: string; queries: number }[]) =>
+    counts.map((c) => statements.addQueries.get({ account: c.accountId, day: c.day, queries: c.queries })!.queries),
+  );
   const reserve = perTick(
     db.transaction((batch: { account: string; day: string; quota: number }[]) =>
       batch.map((r) => statements.reserveQuery.get(r)?.queries ?? null),
@@ -198,6 +207,9 @@ export function openSqliteStore(databaseUrl: string): Store {
     async releaseQuery(accountId, day) {
       statements.releaseQuery.run(accountId, day);
     },
+    async addQueries(counts) {
+      return addQueries(counts);
+    },
     async queriesOn(accountId, day) {
       return statements.queriesOn.get(accountId, day)?.queries ?? 0;
     },
@@ -227,7 +239,9 @@ export function openSqliteStore(databaseUrl: string): Store {
       return statements.bulkResults.all(jobId);
     },
     async activeBulkJobs(now) {
-      return statements.activeBulkJobs.all(now).map((r) => ({ id: r.id, accountId: r.account_id }));
+      return statements.activeBulkJobs
+        .all(now)
+        .map((r) => ({ id: r.id, accountId: r.account_id, urlsCompleted: r.urls_completed }));
     },
     async queuedBulkUrls(job, afterId, limit) {
       return statements.queuedBulkUrls

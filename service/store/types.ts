@@ -72,6 +72,11 @@ export interface Store {
   /** Atomically counts one query if `used < dailyQuota`; returns the new count, or null when the quota is used up. */
   reserveQuery(accountId: string, day: string, dailyQuota: number): Promise<number | null>;
   releaseQuery(accountId: string, day: string): Promise<void>;
+  /**
+   * Adds queries counted elsewhere (the shared Redis counters) to the daily usage rows, without a limit;
+   * returns each row's new total, in order.
+   */
+  addQueries(counts: { accountId: string; day: string; queries: number }[]): Promise<number[]>;
   queriesOn(accountId: string, day: string): Promise<number>;
   usageBetween(accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]>;
   allocations(accountId: string): Promise<Allocation[]>;
@@ -84,13 +89,17 @@ export interface Store {
   bulkJob(id: string, accountId: string): Promise<BulkJobRow | null>;
   bulkResults(jobId: string): Promise<BulkResultRow[]>;
   /** Jobs with queued URLs that are not paused, oldest first. */
-  activeBulkJobs(now: number): Promise<{ id: string; accountId: string }[]>;
+  activeBulkJobs(now: number): Promise<{ id: string; accountId: string; urlsCompleted: number }[]>;
   /** A job's queued URLs after `afterId`, in submission order. */
   queuedBulkUrls(job: { id: string; accountId: string }, afterId: number, limit: number): Promise<QueuedBulkUrl[]>;
-  /** Counts the URL against the quota and stores its result in one transaction: each URL is answered and counted once. */
+  /**
+   * Counts the URL against the quota and stores its result in one transaction: each URL is answered and
+   * counted once. `dailyQuota: null`: the query was already reserved in the shared counters; count it
+   * without a limit.
+   */
   completeBulkUrl(
     item: QueuedBulkUrl,
-    quota: { day: string; dailyQuota: number },
+    quota: { day: string; dailyQuota: number | null },
     result: string,
     now: number,
   ): Promise<BulkCompletion>;

@@ -1,0 +1,45 @@
+import { Redis, type RedisOptions } from "ioredis";
+
+/**
+ * A Redis connection for the request path: auto-pipelined (the commands of one event-loop turn go out
+ * together), and failing within seconds rather than holding a request while Redis is away, so the caller
+ * answers 503 and the client retries.
+ */
+export function connectRedis(url: string, options: RedisOptions = {}): Redis {
+  const redis = new Redis(url, {
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 2_000,
+    connectTimeout: 5_000,
+    ...options,
+  });
+  // Reconnection is automatic; without a listener a lost connection would be an unhandled 'error' event.
+  redis.on("error", () => {});
+  return redis;
+}
+
+const UNAVAILABLE = [
+  /Connection is closed/i,
+  /Stream isn't writeable/i,
+  /Command timed out/i,
+  /Reached the max retries per request limit/i,
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH/,
+  /^LOADING /,
+  /^MASTERDOWN /,
+];
+
+/** Whether an error means Redis could not be reached or used right now (a 503), rather than a bug. */
+export function isRedisUnavailableError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === "MaxRetriesPerRequestError") return true;
+  return UNAVAILABLE.some((pattern) => pattern.test(error.message));
+}
+
+/** Closes a connection, waiting for replies to commands already sent; never throws. */
+export async function closeRedis(redis: Redis): Promise<void> {
+  try {
+    await redis.quit();
+  } catch {
+    redis.disconnect();
+  }
+}

@@ -1,0 +1,54 @@
+import type { CountService } from "../counts/count-service.ts";
+import type { QuotaClock } from "../quota/clock.ts";
+import type { QuotaCounter } from "../quota/counter.ts";
+import type { QueuedBulkUrl, Store } from "../store/types.ts";
+
+export interface BulkCountDeps {
+  store: Store;
+  counts: CountService;
+  clock: QuotaClock;
+  quota: QuotaCounter;
+}
+
+/** `paused`: the account's quota is used up; its jobs wait, URLs still queued, until `until` (the reset). */
+export type BulkUrlOutcome = { kind: "done" } | { kind: "paused"; until: number } | { kind: "gone" };
+
+/**
+ * Counts one queued bulk URL through the same count service (and cache) as single queries, and stores its
+ * result and its quota count together, once, whichever worker gets there first.
+ */
+export async function countBulkUrl(deps: BulkCountDeps, item: QueuedBulkUrl): Promise<BulkUrlOutcome> {
+  const { store, counts, clock, quota } = deps;
+  const plan = await store.accountPlan(item.accountId);
+  if (!plan) return { kind: "gone" };
+  const { day, resetsAt } = clock.today();
+  if ((await store.queriesOn(item.accountId, day)) >= plan.dailyQuota) return pause(store, item.accountId, resetsAt);
+  const lookup = await counts.lookup(item.countUrl);
+  // The plan may have changed while the networks were asked (a raised plan also unpauses the account's
+  // jobs): complete against the plan as it is now, or a stale quota would pause the job until midnight.
+  const current = await store.accountPlan(item.accountId);
+  if (!current) return { kind: "gone" };
+  const outcome = await quota.completeBulkUrl(item, day, current.dailyQuota, JSON.stringify(lookup.counts), Date.now());
+  if (outcome === "quota_exhausted") return pause(store, item.accountId, resetsAt);
+  return { kind: "done" };
+}
+
+async function pause(store: Store, accountId: string, until: number): Promise<BulkUrlOutcome> {
+  await store.pauseBulkJobs(accountId, until);
+  return { kind: "paused", until };
+}
+
+const HOUR = 3600_000;
+/** A job that never completes (its account stays out of quota) is kept this much longer than a completed one. */
+const INCOMPLETE_GRACE_MS = 30 * 24 * HOUR;
+
+/** Deletes bulk jobs past their retention; every worker runs it hourly (it is idempotent). */
+export async function deleteExpiredBulkJobs(store: Store, retentionDays: number): Promise<void> {
+  try {
+    const now = Date.now();
+    const retention = retentionDays * 24 * HOUR;
+    await store.deleteExpiredBulkJobs(now - retention, now - retention - INCOMPLETE_GRACE_MS);
+  } catch (error) {
+    console.error("bulk worker: retention cleanup failed", error);
+  }
+}

@@ -1,0 +1,112 @@
+import { DelayedError, Worker, type Job } from "bullmq";
+import type { Redis } from "ioredis";
+import { countBulkUrl, deleteExpiredBulkJobs, type BulkCountDeps } from "./count-bulk-url.ts";
+import { BULK_QUEUE, type BulkQueue, type BulkUrlJobData } from "./queue.ts";
+
+export interface BulkQueueWorkerOptions extends BulkCountDeps {
+  queue: BulkQueue;
+  /** A connection for the worker's own use (BullMQ blocks on it while waiting for work). */
+  connection: Redis;
+  prefix: string;
+  /** URLs counted at the same time. */
+  concurrency: number;
+  /** How long a URL stays locked to a worker that stopped renewing the lock (killed, frozen). */
+  lockMs: number;
+  retentionDays: number;
+  /** How often jobs are checked for progress (see sweep). */
+  sweepMs?: number;
+}
+
+const HOUR = 3600_000;
+const QUIET_MS = 5 * 60_000;
+
+/**
+ * A bulk worker on the BullMQ queue: any number of them, in any number of processes, share the URLs.
+ * BullMQ locks each URL to the worker counting it; a worker that dies (kill -9) stops renewing its locks
+ * and BullMQ's stalled-job check hands its URLs to the others after `lockMs`. The database commit that
+ * stores a result and counts it happens once per URL whatever BullMQ does (Store.completeBulkUrl), so a
+ * URL counted twice by two workers is still answered and counted once.
+ */
+export class BulkQueueWorker {
+  private worker: Worker<BulkUrlJobData> | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private cleanupTimer: NodeJS.Timeout | null = null;
+  /** Each active job's completed count at the last sweep. */
+  private progress = new Map<string, number>();
+  private swept = false;
+  /** Jobs found in order by a sweep, left alone until then. */
+  private readonly quietUntil = new Map<string, number>();
+  private sweeping: Promise<void> | null = null;
+
+  constructor(private readonly options: BulkQueueWorkerOptions) {}
+
+  start(): void {
+    if (this.worker) return;
+    const { options } = this;
+    this.worker = new Worker<BulkUrlJobData>(BULK_QUEUE, (job, token) => this.process(job, token), {
+      connection: options.connection,
+      prefix: `${options.prefix}:bull`,
+      concurrency: options.concurrency,
+      lockDuration: options.lockMs,
+      stalledInterval: options.lockMs,
+      // A URL held by a dead worker goes back to the queue however often that happens: it is never lost.
+      maxStalledCount: Number.MAX_SAFE_INTEGER,
+    });
+    this.worker.on("error", (error) => console.error("bulk worker:", error.message));
+    this.sweepTimer = setInterval(() => void this.sweep(), options.sweepMs ?? 30_000);
+    this.cleanupTimer = setInterval(() => void deleteExpiredBulkJobs(options.store, options.retentionDays), HOUR);
+    void this.sweep();
+    void deleteExpiredBulkJobs(options.store, options.retentionDays);
+  }
+
+  /** Stops taking URLs and waits for the ones being counted to be stored. */
+  async stop(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    if (this.cleanupTimer) clearInterval(this.cleanupTimer);
+    await this.worker?.close();
+    await this.sweeping;
+    this.worker = null;
+  }
+
+  private async process(job: Job<BulkUrlJobData>, token: string | undefined): Promise<void> {
+    const outcome = await countBulkUrl(this.options, job.data);
+    if (outcome.kind === "paused") {
+      // Waits, still queued, for the quota to reset; a raised plan brings it back sooner (see sweep).
+      await job.moveToDelayed(outcome.until, token);
+      throw new DelayedError();
+    }
+  }
+
+  /**
+   * Jobs that made no progress since the last sweep (and every job, at start) get their queued URLs
+   * offered again: the API died before enqueueing them, Redis lost them, or their account was unpaused.
+   * Jobs that move along cost one database query per sweep.
+   */
+  sweep(): Promise<void> {
+    this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = null));
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<void> {
+    try {
+      const now = Date.now();
+      const jobs = await this.options.store.activeBulkJobs(now);
+      const progress = new Map<string, number>();
+      for (const job of jobs) {
+        progress.set(job.id, job.urlsCompleted);
+        const stalled = !this.swept || this.progress.get(job.id) === job.urlsCompleted;
+        if (!stalled || (this.quietUntil.get(job.id) ?? 0) > now) continue;
+        // A job that is only waiting its turn behind others needs nothing: look at it again in a while.
+        const fixed = await this.options.queue.ensureQueued(job);
+        if (fixed) this.quietUntil.delete(job.id);
+        else this.quietUntil.set(job.id, now + QUIET_MS);
+      }
+      // A paused job leaves the list: once unpaused it is looked at afresh.
+      for (const id of this.quietUntil.keys()) if (!progress.has(id)) this.quietUntil.delete(id);
+      this.progress = progress;
+      this.swept = true;
+    } catch (error) {
+      console.error("bulk worker: sweep failed, will retry", error);
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import { Job, Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import type { QueuedBulkUrl, Store } from "../store/types.ts";
+
+/** The BullMQ queue of bulk URLs: one BullMQ job per URL, so a URL is the unit of locking and recovery. */
+export const BULK_QUEUE = "bulk-urls";
+
+export type BulkUrlJobData = QueuedBulkUrl;
+
+/** One BullMQ job id per bulk URL: adding a URL that is already in the queue is a no-op. */
+export const queueJobId = (urlId: number) => `url-${urlId}`;
+
+const PAGE = 1000;
+/** BullMQ's largest priority; a URL's priority is its place in its job (see enqueue). */
+const MAX_PRIORITY = 2_097_151;
+
+/**
+ * Hands bulk URLs to the workers through BullMQ. The database stays the record of what is queued: this
+ * only makes sure every queued URL has a live BullMQ job, which the API does when a job is submitted and
+ * the workers do again for any job that stops making progress (a submission whose enqueue failed, a Redis
+ * that lost its data, URLs delayed for a quota that has since been raised).
+ */
+export class BulkQueue {
+  readonly queue: Queue<BulkUrlJobData>;
+
+  constructor(
+    connection: Redis,
+    prefix: string,
+    private readonly store: Store,
+  ) {
+    this.queue = new Queue<BulkUrlJobData>(BULK_QUEUE, {
+      connection,
+      prefix: `${prefix}:bull`,
+      defaultJobOptions: {
+        // Results live in the database; a failed URL stays queued there and is offered again (see ensureQueued).
+        removeOnComplete: true,
+        removeOnFail: { age: 24 * 3600 },
+        attempts: 8,
+        backoff: { type: "exponential", delay: 1000 },
+      },
+    });
+    // BullMQ reconnects on its own; an unhandled 'error' event would end the process.
+    this.queue.on("error", () => {});
+  }
+
+  /**
+   * Adds the job's queued URLs. Priority is the URL's place among them: every job's first URLs come before
+   * any job's later ones, so jobs are served round-robin and a small job does not wait behind a big one.
+   */
+  async enqueue(job: { id: string; accountId: string }): Promise<void> {
+    let afterId = 0;
+    let place = 0;
+    for (;;) {
+      const urls = await this.store.queuedBulkUrls(job, afterId, PAGE);
+      if (urls.length === 0) return;
+      await this.queue.addBulk(
+        urls.map((url) => ({
+          name: "count",
+          data: url,
+          opts: { jobId: queueJobId(url.id), priority: Math.min(MAX_PRIORITY, ++place) },
+        })),
+      );
+      afterId = urls.at(-1)!.id;
+    }
+  }
+
+  /**
+   * Makes sure every queued URL of the job can be picked up: adds those BullMQ does not have, promotes
+   * those delayed (their account was paused, and is not any more) and retries those that failed.
+   * Whether anything needed doing.
+   */
+  async ensureQueued(job: { id: string; accountId: string }): Promise<boolean> {
+    let afterId = 0;
+    let missing = false;
+    let revived = false;
+    for (;;) {
+      const urls = await this.store.queuedBulkUrls(job, afterId, PAGE);
+      if (urls.length === 0) break;
+      await Promise.all(
+        urls.map(async (url) => {
+          const id = queueJobId(url.id);
+          const state = await this.queue.getJobState(id);
+          if (state === "unknown") missing = true;
+          if (state !== "delayed" && state !== "failed") return;
+          revived = true;
+          const found = await Job.fromId(this.queue, id);
+          if (state === "delayed") await found?.promote();
+          else await found?.retry();
+        }),
+      );
+      afterId = urls.at(-1)!.id;
+    }
+    // Re-adding keeps the round-robin places; URLs already in the queue are left as they are.
+    if (missing) await this.enqueue(job);
+    return missing || revived;
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}

@@ -1,0 +1,64 @@
+import type { Redis } from "ioredis";
+import { LRUCache } from "lru-cache";
+import type { NetworkName } from "../networks/types.ts";
+import type { StoredCounts } from "./count-object.ts";
+
+/** A count answer as cached: what the networks said, and until when it may be served. */
+export interface CacheEntry {
+  counts: StoredCounts;
+  fetchedAt: number;
+  /** Networks that failed and were answered with their last known count, with that count's age in seconds. */
+  stale: { network: NetworkName; ageSeconds: number }[];
+  sandbox: boolean;
+  /** Any network that did not give a fresh count: such answers are cached only briefly. */
+  degraded: boolean;
+  expiresAt: number;
+}
+
+/** Where count answers are cached between lookups: this process's memory, or Redis shared by every process. */
+export interface CountCache {
+  get(url: string): Promise<CacheEntry | undefined>;
+  set(url: string, entry: CacheEntry): Promise<void>;
+}
+
+export function memoryCountCache(maxUrls: number): CountCache {
+  const cache = new LRUCache<string, CacheEntry>({ max: maxUrls });
+  return {
+    async get(url) {
+      return cache.get(url);
+    },
+    async set(url, entry) {
+      cache.set(url, entry);
+    },
+  };
+}
+
+/** How long a process keeps an answer it read from Redis: popular URLs cost no round trip on most requests. */
+const LOCAL_MS = 1000;
+
+/**
+ * The count cache shared by every API process and bulk worker: an answer fetched by one is served by all
+ * until it expires (Redis expires it at the same moment). Each process keeps what it read for up to a
+ * second, which also keeps one object per answer so its JSON is built once.
+ */
+export function redisCountCache(redis: Redis, prefix: string, maxUrls: number, now: () => number = Date.now): CountCache {
+  const local = new LRUCache<string, CacheEntry>({ max: Math.min(maxUrls, 10_000), ttl: LOCAL_MS, ttlAutopurge: false });
+  const key = (url: string) => `${prefix}:count:${url}`;
+  return {
+    async get(url) {
+      const held = local.get(url);
+      if (held) return held;
+      const raw = await redis.get(key(url));
+      if (raw === null) return undefined;
+      const entry = JSON.parse(raw) as CacheEntry;
+      local.set(url, entry, { ttl: Math.max(1, Math.min(LOCAL_MS, entry.expiresAt - now())) });
+      return entry;
+    },
+    async set(url, entry) {
+      const ms = entry.expiresAt - now();
+      if (ms <= 0) return;
+      local.set(url, entry, { ttl: Math.min(LOCAL_MS, ms) });
+      await redis.set(key(url), JSON.stringify(entry), "PX", ms);
+    },
+  };
+}
