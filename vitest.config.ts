@@ -1,31 +1,34 @@
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { postgresUnavailable, REQUIRE_SERVICES } from "./test/support/postgres.ts";
+import { redisUnavailable } from "./test/support/redis.ts";
 
 const exclude = ["node_modules/**", ".next/**", "e2e/**", "data/**"];
 
 /**
- * Two projects: `sqlite` runs every test; `postgres` runs the API contract suite again, unchanged, with
- * each test service on its own PostgreSQL database (SHARECOUNT_TEST_DB=postgres, see
- * test/support/service.ts). Without a reachable PostgreSQL the `postgres` project is left out with a
- * message, unless REQUIRE_SERVICES=1 (CI), where its global setup fails the run instead.
+ * Two projects: `sqlite` runs every test but the multi-process ones; `scale` runs the API contract suite
+ * again, unchanged, on the scale-out stack (each test service on its own PostgreSQL database and its own
+ * Redis key prefix: SHARECOUNT_TEST_STACK=scale, see test/support/service.ts), and the multi-process
+ * tests in test/scale/. Without a reachable PostgreSQL and Redis the
+ * `scale` project is left out with a message, unless REQUIRE_SERVICES=1 (CI), where its global setup
+ * fails the run instead.
  */
-const unavailable = await postgresUnavailable();
-const runPostgres = unavailable === undefined || REQUIRE_SERVICES;
+const unavailable = (await Promise.all([postgresUnavailable(), redisUnavailable()])).filter(Boolean).join("; ") || undefined;
+const runScale = unavailable === undefined || REQUIRE_SERVICES;
 // The config is loaded more than once per run: say it once.
-if (!runPostgres && !process.env.SHARECOUNT_POSTGRES_SKIP_SAID) {
-  process.env.SHARECOUNT_POSTGRES_SKIP_SAID = "1";
-  console.warn(`[skipped] vitest project "postgres" (the API suite on PostgreSQL): ${unavailable} (REQUIRE_SERVICES=1 makes this a failure)`);
+if (!runScale && !process.env.SHARECOUNT_SCALE_SKIP_SAID) {
+  process.env.SHARECOUNT_SCALE_SKIP_SAID = "1";
+  console.warn(`[skipped] vitest project "scale" (the API suite on PostgreSQL + Redis): ${unavailable} (REQUIRE_SERVICES=1 makes this a failure)`);
 }
 
-const postgres: TestProjectInlineConfiguration = {
+const scale: TestProjectInlineConfiguration = {
   extends: true,
   test: {
-    name: "postgres",
-    include: ["test/api/**/*.test.ts"],
-    // crash-resume kills and restarts a child process on a SQLite file that the test opens itself.
-    // (Added to the inherited exclude list.)
+    name: "scale",
+    include: ["test/api/**/*.test.ts", "test/scale/**/*.test.ts"],
+    // crash-resume kills and restarts a child process on a SQLite file that the test opens itself; its
+    // scale-out counterpart is test/scale/.
     exclude: ["test/api/crash-resume.test.ts"],
-    env: { SHARECOUNT_TEST_DB: "postgres" },
+    env: { SHARECOUNT_TEST_STACK: "scale" },
   },
 };
 
@@ -36,6 +39,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    projects: [{ extends: true, test: { name: "sqlite", include: ["**/*.test.ts"] } }, ...(runPostgres ? [postgres] : [])],
+    projects: [{ extends: true, test: { name: "sqlite", include: ["**/*.test.ts"], exclude: ["test/scale/**"] } }, ...(runScale ? [scale] : [])],
   },
 });

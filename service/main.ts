@@ -1,4 +1,8 @@
 import { serve } from "./serve.ts";
 
-/** The API (and bulk worker) alone, without the dashboard. */
-await serve({ name: "api" });
+/**
+ * `npm run start:api`: the API without the dashboard. With REDIS_URL it is stateless and runs no worker
+ * (start as many as needed, with `npm run start:worker` beside them); without Redis it also counts bulk
+ * jobs itself, taking queued URLs from the database.
+ */
+await serve({ name: "api", worker: (env) => env.REDIS_URL === undefined });

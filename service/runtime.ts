@@ -26,6 +26,8 @@ export interface ServiceRuntime {
   worker: { start(): void; stop(): Promise<void> } | null;
   sandbox: Sandbox | null;
   store: Store;
+  /** Throws unless every backing service (database, and Redis when used) answers: the health check. */
+  ping(): Promise<void>;
   /** Stops the worker (letting counted URLs finish), then closes the store, Redis and the sandbox. */
   close(): Promise<void>;
 }
@@ -82,16 +84,17 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   });
   const countDeps = { store, counts, clock, quota };
   const bulk = env.REDIS_URL ? queueBulk(env, options, countDeps) : pollingBulk(env, options, countDeps);
+  const ping = async () => {
+    await store.ping();
+    await redis?.ping();
+  };
   const app = createApiApp({
     store,
     auth: new Authenticator(store),
     counts,
     clock,
     quota,
-    ping: async () => {
-      await store.ping();
-      await redis?.ping();
-    },
+    ping,
     bulkSubmitted: bulk.submitted,
     limits: { maxBodyBytes: env.BULK_MAX_BODY_BYTES, maxCustomTtlSeconds: MAX_CUSTOM_TTL_SECONDS },
     sandbox: sandbox !== null,
@@ -102,6 +105,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     worker: bulk.worker,
     sandbox,
     store,
+    ping,
     async close() {
       await bulk.worker?.stop();
       await bulk.close();

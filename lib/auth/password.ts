@@ -2,18 +2,17 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { verify as argon2Verify } from "@node-rs/argon2";
 import { cookies, headers } from "next/headers";
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import { CLIENT_IP_HEADER } from "./client-ip.ts";
+import { rateLimiter } from "./rate-limit.ts";
 import { normalizeEmail } from "../accounts/accounts.ts";
 import { dashboard } from "../dashboard/context.ts";
 import { sharecountAdapter } from "./adapter.ts";
 import { SESSION_MAX_AGE_SECONDS } from "./auth.ts";
 
-/** The header the server sets from the socket's address (a client-sent one is replaced), see server.ts. */
-export const CLIENT_IP_HEADER = "x-sharecount-client-ip";
 
 // Per email and address: guessing one account's password; per address: trying many accounts.
-const perAccount = new RateLimiterMemory({ keyPrefix: "sign-in-account", points: 5, duration: 15 * 60 });
-const perAddress = new RateLimiterMemory({ keyPrefix: "sign-in-address", points: 50, duration: 15 * 60 });
+const perAccount = () => rateLimiter("sign-in-account", 5, 15 * 60);
+const perAddress = () => rateLimiter("sign-in-address", 50, 15 * 60);
 
 // Verifying against a real hash when the email is unknown keeps the answer time the same either way.
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2hhcmVjb3VudGR1bW15$Xh4rW8c6oEJ7o3b0Vxv1hjm3mLzZ3o3bW4xM9kqCk2w";
@@ -40,8 +39,8 @@ export async function signInWithPassword(emailInput: string, password: string): 
   const email = normalizeEmail(emailInput);
   // Failed attempts count; a blocked key is refused even with the right password until it expires.
   const limits = [
-    [perAccount, `${ip}:${email}`],
-    [perAddress, ip],
+    [perAccount(), `${ip}:${email}`],
+    [perAddress(), ip],
   ] as const;
   for (const [limiter, key] of limits) {
     const used = await limiter.get(key);
@@ -56,7 +55,7 @@ export async function signInWithPassword(emailInput: string, password: string): 
     for (const [limiter, key] of limits) await limiter.penalty(key, 1);
     return { ok: false, error: "Wrong email or password." };
   }
-  await perAccount.delete(`${ip}:${email}`);
+  await perAccount().delete(`${ip}:${email}`);
   await startSession(account.id);
   return { ok: true };
 }

@@ -1,7 +1,9 @@
 import "server-only";
+import type { Redis } from "ioredis";
 import { Accounts } from "../accounts/accounts.ts";
 import { createPrisma, type PrismaClient } from "../db/prisma.ts";
 import { parseEnv, type Env } from "../env.ts";
+import { connectRedis } from "../redis/redis.ts";
 import { deriveKey, KeyVault, loadServerSecret } from "../security/secrets.ts";
 
 export interface DashboardContext {
@@ -12,6 +14,8 @@ export interface DashboardContext {
   authSecret: string;
   /** Where the dashboard's server routes reach the API. */
   apiUrl: string;
+  /** With REDIS_URL: shared state of the dashboard's processes (rate limits). */
+  redis: Redis | null;
 }
 
 const globalForContext = globalThis as unknown as { sharecountDashboard?: DashboardContext };
@@ -28,6 +32,7 @@ export function dashboard(): DashboardContext {
       accounts: new Accounts(prisma, env.QUOTA_TIMEZONE, new KeyVault(secret)),
       authSecret: deriveKey(secret, "auth.js").toString("hex"),
       apiUrl: env.SHARECOUNT_API_URL ?? `http://127.0.0.1:${env.PORT}`,
+      redis: env.REDIS_URL ? connectRedis(env.REDIS_URL) : null,
     };
   }
   return globalForContext.sharecountDashboard;

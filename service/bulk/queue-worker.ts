@@ -34,6 +34,7 @@ export class BulkQueueWorker {
   /** Each active job's completed count at the last sweep. */
   private progress = new Map<string, number>();
   private swept = false;
+  private lastSweepAt = 0;
   /** Jobs found in order by a sweep, left alone until then. */
   private readonly quietUntil = new Map<string, number>();
   private sweeping: Promise<void> | null = null;
@@ -53,7 +54,7 @@ export class BulkQueueWorker {
       maxStalledCount: Number.MAX_SAFE_INTEGER,
     });
     this.worker.on("error", (error) => console.error("bulk worker:", error.message));
-    this.sweepTimer = setInterval(() => void this.sweep(), options.sweepMs ?? 30_000);
+    this.sweepTimer = setInterval(() => void this.sweep(), options.sweepMs ?? 5_000);
     this.cleanupTimer = setInterval(() => void deleteExpiredBulkJobs(options.store, options.retentionDays), HOUR);
     void this.sweep();
     void deleteExpiredBulkJobs(options.store, options.retentionDays);
@@ -78,9 +79,10 @@ export class BulkQueueWorker {
   }
 
   /**
-   * Jobs that made no progress since the last sweep (and every job, at start) get their queued URLs
-   * offered again: the API died before enqueueing them, Redis lost them, or their account was unpaused.
-   * Jobs that move along cost one database query per sweep.
+   * Jobs that made no progress since the last sweep, jobs unpaused since then, and every job at start
+   * get their queued URLs offered again: the API died before enqueueing them, Redis lost them, or their
+   * account's quota was raised while they waited for the reset. A sweep of jobs that move along costs one
+   * database query.
    */
   sweep(): Promise<void> {
     this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = null));
@@ -94,8 +96,11 @@ export class BulkQueueWorker {
       const progress = new Map<string, number>();
       for (const job of jobs) {
         progress.set(job.id, job.urlsCompleted);
-        const stalled = !this.swept || this.progress.get(job.id) === job.urlsCompleted;
-        if (!stalled || (this.quietUntil.get(job.id) ?? 0) > now) continue;
+        const before = this.progress.get(job.id);
+        // Not active at the last sweep though older than it: unpaused (a raised plan) since then.
+        const unpaused = before === undefined && job.createdAt < this.lastSweepAt;
+        const stuck = !this.swept || unpaused || before === job.urlsCompleted;
+        if (!stuck || (!unpaused && (this.quietUntil.get(job.id) ?? 0) > now)) continue;
         // A job that is only waiting its turn behind others needs nothing: look at it again in a while.
         const fixed = await this.options.queue.ensureQueued(job);
         if (fixed) this.quietUntil.delete(job.id);
@@ -105,6 +110,7 @@ export class BulkQueueWorker {
       for (const id of this.quietUntil.keys()) if (!progress.has(id)) this.quietUntil.delete(id);
       this.progress = progress;
       this.swept = true;
+      this.lastSweepAt = now;
     } catch (error) {
       console.error("bulk worker: sweep failed, will retry", error);
     }

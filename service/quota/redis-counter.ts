@@ -3,31 +3,55 @@ import { perTick } from "../store/per-tick.ts";
 import type { BulkCompletion, Store } from "../store/types.ts";
 import type { QuotaCounter } from "./counter.ts";
 
-/** -2: Redis has no counter for the day (never seeded, or lost in a restart); -1: the quota is used up. */
+/**
+ * A day's counter is a hash: `n` queries counted, `at` the time (Redis's clock, ms) of the last one.
+ * -2: no counter (never seeded, or lost in a Redis restart); -3: no query counted for IDLE ms (see
+ * resync); -1: the quota is used up.
+ */
 const NOT_SEEDED = -2;
+const IDLE = -3;
 const USED_UP = -1;
 
+const NOW_MS = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+// KEYS[1] counter; ARGV[1] daily quota, ARGV[2] idle ms.
 const RESERVE = `
-local used = redis.call('GET', KEYS[1])
-if not used then return ${NOT_SEEDED} end
-if tonumber(used) >= tonumber(ARGV[1]) then return ${USED_UP} end
-return redis.call('INCR', KEYS[1])`;
+${NOW_MS}
+local n = redis.call('HGET', KEYS[1], 'n')
+if not n then return ${NOT_SEEDED} end
+if now - tonumber(redis.call('HGET', KEYS[1], 'at')) > tonumber(ARGV[2]) then return ${IDLE} end
+if tonumber(n) >= tonumber(ARGV[1]) then return ${USED_UP} end
+redis.call('HSET', KEYS[1], 'at', now)
+return redis.call('HINCRBY', KEYS[1], 'n', 1)`;
+
+// KEYS[1] counter; ARGV[1] the database's count, ARGV[2] ttl ms, ARGV[3] idle ms. Sets the counter to the
+// database's count when it is missing, or still idle (no process counted a query since it was found idle).
+const RESYNC = `
+${NOW_MS}
+local at = redis.call('HGET', KEYS[1], 'at')
+if at and now - tonumber(at) <= tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[1], 'n', ARGV[1], 'at', now)
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
 
 const RELEASE = `
-local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-if used > 0 then return redis.call('DECR', KEYS[1]) end
+local n = tonumber(redis.call('HGET', KEYS[1], 'n') or '0')
+if n > 0 then return redis.call('HINCRBY', KEYS[1], 'n', -1) end
 return 0`;
 
 const RAISE = `
-local used = redis.call('GET', KEYS[1])
-if used and tonumber(used) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL') end
+local n = redis.call('HGET', KEYS[1], 'n')
+if n and tonumber(n) < tonumber(ARGV[1]) then redis.call('HSET', KEYS[1], 'n', ARGV[1]) end
 return 0`;
 
 /** A quota day lasts at most 25 hours in any time zone; a counter outlives it and then expires on its own. */
 const COUNTER_TTL_MS = 2 * 24 * 3600_000;
+/** Longer than any request or bulk URL takes from reservation to database commit. */
+const DEFAULT_IDLE_MS = 60_000;
 
 interface QuotaScripts {
-  quotaReserve(key: string, dailyQuota: number): Promise<number>;
+  quotaReserve(key: string, dailyQuota: number, idleMs: number): Promise<number>;
+  quotaResync(key: string, recorded: number, ttlMs: number, idleMs: number): Promise<number>;
   quotaRelease(key: string): Promise<number>;
   quotaRaise(key: string, atLeast: number): Promise<number>;
 }
@@ -49,17 +73,24 @@ interface Reserved {
  * is seeded from the database row, so a Redis restart does not reset anyone's quota. The database row
  * never runs ahead of Redis (adds happen after Redis counted, releases before Redis gives back), so a
  * database total above Redis means Redis lost counts in a restart: it is raised back to that total.
+ *
+ * Redis runs ahead of the row by the reservations in flight, and by those of a process killed between
+ * the two steps (they were never answered). When an account's counter has been idle for longer than any
+ * request takes, nothing can be in flight: the next reservation first sets it back to the row's count,
+ * which gives such reservations back.
  */
 export class RedisQuotaCounter implements QuotaCounter {
   private readonly scripts: QuotaScripts;
   private readonly record: (reserved: Reserved) => Promise<number>;
 
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly store: Store,
     private readonly prefix: string,
+    private readonly idleMs = DEFAULT_IDLE_MS,
   ) {
     redis.defineCommand("quotaReserve", { numberOfKeys: 1, lua: RESERVE });
+    redis.defineCommand("quotaResync", { numberOfKeys: 1, lua: RESYNC });
     redis.defineCommand("quotaRelease", { numberOfKeys: 1, lua: RELEASE });
     redis.defineCommand("quotaRaise", { numberOfKeys: 1, lua: RAISE });
     this.scripts = redis as unknown as QuotaScripts;
@@ -110,14 +141,14 @@ export class RedisQuotaCounter implements QuotaCounter {
   private async reserveInRedis(accountId: string, day: string, dailyQuota: number): Promise<number | null> {
     const key = this.key(accountId, day);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const used = await this.scripts.quotaReserve(key, dailyQuota);
+      const used = await this.scripts.quotaReserve(key, dailyQuota, this.idleMs);
       if (used === USED_UP) return null;
-      if (used !== NOT_SEEDED) return used;
-      // Whichever process seeds first wins (NX); the others' seeds are no-ops.
+      if (used !== NOT_SEEDED && used !== IDLE) return used;
+      // Whichever process resyncs first wins; for the others the counter is no longer missing or idle.
       const recorded = await this.store.queriesOn(accountId, day);
-      await this.redis.set(key, recorded, "PX", COUNTER_TTL_MS, "NX");
+      await this.scripts.quotaResync(key, recorded, COUNTER_TTL_MS, this.idleMs);
     }
-    throw new Error(`quota counter ${key} vanished while being seeded three times`);
+    throw new Error(`quota counter ${key} could not be seeded from the database`);
   }
 
   /**

@@ -136,7 +136,7 @@ export function openPostgresStore(databaseUrl: string): Store {
     bulkJob: "SELECT * FROM bulk_job WHERE id = $1 AND account_id = $2",
     bulkResults: "SELECT url, result FROM bulk_url WHERE job_id = $1 AND completed_at IS NOT NULL ORDER BY id",
     activeBulkJobs: `
-      SELECT id, account_id, urls_completed FROM bulk_job
+      SELECT id, account_id, urls_completed, created_at FROM bulk_job
       WHERE completed_at IS NULL AND (paused_until IS NULL OR paused_until <= $1)
       ORDER BY created_at`,
     queuedBulkUrls: "SELECT id, count_url FROM bulk_url WHERE job_id = $1 AND completed_at IS NULL AND id > $2 ORDER BY id LIMIT $3",
@@ -312,8 +312,12 @@ export function openPostgresStore(databaseUrl: string): Store {
       return (await query<{ url: string; result: string }>("bulkResults", SQL.bulkResults, [jobId])).rows;
     },
     async activeBulkJobs(now) {
-      const { rows } = await query<{ id: string; account_id: string; urls_completed: number }>("activeBulkJobs", SQL.activeBulkJobs, [now]);
-      return rows.map((r) => ({ id: r.id, accountId: r.account_id, urlsCompleted: r.urls_completed }));
+      const { rows } = await query<{ id: string; account_id: string; urls_completed: number; created_at: number }>(
+        "activeBulkJobs",
+        SQL.activeBulkJobs,
+        [now],
+      );
+      return rows.map((r) => ({ id: r.id, accountId: r.account_id, urlsCompleted: r.urls_completed, createdAt: r.created_at }));
     },
     async queuedBulkUrls(job, afterId, limit) {
       const { rows } = await query<{ id: number; count_url: string }>("queuedBulkUrls", SQL.queuedBulkUrls, [job.id, afterId, limit]);

@@ -80,8 +80,8 @@ export function openSqliteStore(databaseUrl: string): Store {
     bulkResults: db.prepare<[string], { url: string; result: string }>(
       "SELECT url, result FROM bulk_url WHERE job_id = ? AND completed_at IS NOT NULL ORDER BY id",
     ),
-    activeBulkJobs: db.prepare<[number], { id: string; account_id: string; urls_completed: number }>(`
-      SELECT id, account_id, urls_completed FROM bulk_job
+    activeBulkJobs: db.prepare<[number], { id: string; account_id: string; urls_completed: number; created_at: number }>(`
+      SELECT id, account_id, urls_completed, created_at FROM bulk_job
       WHERE completed_at IS NULL AND (paused_until IS NULL OR paused_until <= ?)
       ORDER BY created_at`),
     queuedBulkUrls: db.prepare<[string, number, number], { id: number; count_url: string }>(
@@ -241,7 +241,7 @@ export function openSqliteStore(databaseUrl: string): Store {
     async activeBulkJobs(now) {
       return statements.activeBulkJobs
         .all(now)
-        .map((r) => ({ id: r.id, accountId: r.account_id, urlsCompleted: r.urls_completed }));
+        .map((r) => ({ id: r.id, accountId: r.account_id, urlsCompleted: r.urls_completed, createdAt: r.created_at }));
     },
     async queuedBulkUrls(job, afterId, limit) {
       return statements.queuedBulkUrls

@@ -89,7 +89,7 @@ export interface Store {
   bulkJob(id: string, accountId: string): Promise<BulkJobRow | null>;
   bulkResults(jobId: string): Promise<BulkResultRow[]>;
   /** Jobs with queued URLs that are not paused, oldest first. */
-  activeBulkJobs(now: number): Promise<{ id: string; accountId: string; urlsCompleted: number }[]>;
+  activeBulkJobs(now: number): Promise<{ id: string; accountId: string; urlsCompleted: number; createdAt: number }[]>;
   /** A job's queued URLs after `afterId`, in submission order. */
   queuedBulkUrls(job: { id: string; accountId: string }, afterId: number, limit: number): Promise<QueuedBulkUrl[]>;
   /**

@@ -1,45 +1,23 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveCounts } from "../../service/sandbox/sandbox.ts";
+import { ROOT, TSX } from "../support/admin-cli.ts";
+import { freePort, killAll, startChild, until, waitHealthy, type Child } from "../support/processes.ts";
 import { todayUtc } from "../support/service.ts";
 
 /*
  * The durability requirement: kill -9 of the process mid-job, then start again, and the job completes with
  * every URL answered once and counted once. The service runs as a real child process (API + worker, as
- * `npm run start:api` runs it) on its own SQLite file; the test kills it with SIGKILL partway through a job.
- *
- * The child is `node --import tsx service/main.ts`, not the `tsx` command: the tsx command runs the script in
- * a grandchild process and only relays catchable signals, so SIGKILL of it would leave the service running.
+ * `npm run start:api` runs it without Redis) on its own SQLite file; the test kills it with SIGKILL partway
+ * through a job. (test/scale/ does the same to one of two bulk workers on PostgreSQL + Redis.)
  */
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const N = 400;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Child {
-  process: ChildProcess;
-  output: string[];
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
 
 const children: Child[] = [];
 let dir: string;
@@ -47,53 +25,14 @@ let env: NodeJS.ProcessEnv;
 let baseUrl: string;
 let sandboxPort: number;
 
-function startChild(): Child {
-  const child = spawn(process.execPath, ["--import", "tsx", "service/main.ts"], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output: string[] = [];
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal })),
-  );
-  const started = { process: child, output, exited };
-  children.push(started);
-  return started;
-}
-
-const running = (child: Child) => child.process.exitCode === null && child.process.signalCode === null;
-
-/** Polls `read` until `done` holds; fails (with the last answer) after `timeoutMs`. Not a timing assertion. */
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, child?: Child) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child && !running(child)) throw new Error(`the service exited while waiting for ${what}:\n${child.output.join("")}`);
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 500)}\n${child?.output.join("") ?? ""}`);
-    }
-    await sleep(20);
-  }
+function startService(): Child {
+  const child = startChild("service", "service/main.ts", env);
+  children.push(child);
+  return child;
 }
 
 async function waitUp(child: Child) {
-  await until(
-    "GET /v1.0/status to answer 200",
-    async () => {
-      try {
-        return (await fetch(`${baseUrl}/v1.0/status`)).status;
-      } catch {
-        return 0;
-      }
-    },
-    (status) => status === 200,
-    45_000,
-    child,
-  );
+  await waitHealthy(`${baseUrl}/v1.0/status`, child);
   expect(child.output.join("")).toMatch(/"event":"listening"/);
 }
 
@@ -121,12 +60,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) {
-    if (running(child)) {
-      child.process.kill("SIGKILL");
-      await child.exited;
-    }
-  }
+  await killAll(children);
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -136,15 +70,15 @@ describe("crash and resume", () => {
     async () => {
       // The account, through the admin command line (which migrates the new database first).
       const { stdout } = await promisify(execFile)(
-        path.join(root, "node_modules/.bin/tsx"),
+        TSX,
         ["service/admin/cli.ts", "account:create", "--email", "crash@example.com", "--plan", "business"],
-        { cwd: root, env },
+        { cwd: ROOT, env },
       );
       const created = JSON.parse(stdout.trim().split("\n").at(-1)!) as { apikey: string; plan: string };
       expect(created.plan).toBe("business");
       const apiKey = created.apikey;
 
-      const first = startChild();
+      const first = startService();
       await waitUp(first);
 
       const urls = Array.from({ length: N }, (_, i) => `https://example.com/crash-${i}-${Math.random().toString(36).slice(2, 8)}`);
@@ -161,7 +95,7 @@ describe("crash and resume", () => {
         (await (await fetch(`${baseUrl}/v1.0/bulk?bulk_id=${bulkId}&apikey=${apiKey}`)).json()) as BulkAnswer;
 
       // Partway: at least 10% done, then kill -9.
-      const partway = await until("10% of the job", retrieve, (b) => b._meta.urls_completed >= N / 10, 30_000, first);
+      const partway = await until("10% of the job", retrieve, (b) => b._meta.urls_completed >= N / 10, 30_000, [first]);
       first.process.kill("SIGKILL");
       expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
       expect(partway._meta.completed).toBe(false);
@@ -182,11 +116,11 @@ describe("crash and resume", () => {
       expect(jobAtKill.urls_completed).toBe(doneAtKill.size);
 
       // Start again with the same configuration: the job resumes where it stopped.
-      const second = startChild();
+      const second = startService();
       await waitUp(second);
       const resumed = await retrieve();
       expect(resumed._meta.urls_completed).toBeGreaterThanOrEqual(doneAtKill.size);
-      const done = await until("the job to complete after the restart", retrieve, (b) => b._meta.completed, 60_000, second);
+      const done = await until("the job to complete after the restart", retrieve, (b) => b._meta.completed, 60_000, [second]);
 
       expect(done._meta).toEqual({ urls_completed: N, urls_queued: N, completed: true, bulk_id: bulkId });
       const data = done.data as Record<string, Record<string, unknown>>;

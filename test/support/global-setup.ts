@@ -4,22 +4,23 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { migrate } from "../../lib/db/migrate.ts";
 import { createScratchDatabase, postgresUnavailable } from "./postgres.ts";
+import { redisUnavailable } from "./redis.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The migrated SQLite file each test service's database is copied from (not in the `postgres` project). */
+    /** The migrated SQLite file each test service's database is copied from (not in the `scale` project). */
     templateDatabase: string;
-    /** The `postgres` project: the migrated database each test service's database is created from. */
+    /** The `scale` project: the migrated PostgreSQL database each test service's database is created from. */
     postgresTemplateDatabase: string;
   }
 }
 
-/** The Vitest project that runs the API suite on PostgreSQL (see vitest.config.ts). */
-export const POSTGRES_PROJECT = "postgres";
+/** The Vitest project that runs the API suite on PostgreSQL + Redis (see vitest.config.ts). */
+export const SCALE_PROJECT = "scale";
 
 /** Migrates one database for the whole run; each test file starts from a copy of it. */
 export default async function setup(project: TestProject) {
-  if (project.name !== POSTGRES_PROJECT) {
+  if (project.name !== SCALE_PROJECT) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sharecount-template-"));
     const file = path.join(dir, "template.db");
     await migrate(`file:${file}`);
@@ -27,10 +28,11 @@ export default async function setup(project: TestProject) {
     return () => fs.rmSync(dir, { recursive: true, force: true });
   }
 
-  // vitest.config.ts only defines this project when PostgreSQL answered, or with REQUIRE_SERVICES=1,
-  // where an unreachable server must fail the run.
-  const unavailable = await postgresUnavailable();
-  if (unavailable) throw new Error(`${unavailable} (REQUIRE_SERVICES=1: the postgres project cannot be skipped)`);
+  // vitest.config.ts only defines this project when PostgreSQL and Redis answered, or with
+  // REQUIRE_SERVICES=1, where an unreachable server must fail the run.
+  for (const unavailable of await Promise.all([postgresUnavailable(), redisUnavailable()])) {
+    if (unavailable) throw new Error(`${unavailable} (REQUIRE_SERVICES=1: the scale project cannot be skipped)`);
+  }
   // Migrated once (the Prisma CLI takes seconds); each test service gets `CREATE DATABASE … TEMPLATE`.
   const template = await createScratchDatabase("template");
   try {

@@ -12,9 +12,10 @@ import { createHttpServer } from "../../service/http/server.ts";
 import { startRuntime, type ServiceRuntime } from "../../service/runtime.ts";
 import type { SandboxKnobs, SandboxStats } from "../../service/sandbox/sandbox.ts";
 import { createScratchDatabase } from "./postgres.ts";
+import { dropRedisPrefix, REDIS_TEST_URL, testRedisPrefix } from "./redis.ts";
 
-/** `SHARECOUNT_TEST_DB=postgres` (the `postgres` Vitest project): test services run on PostgreSQL. */
-export const TEST_DB: "sqlite" | "postgres" = process.env.SHARECOUNT_TEST_DB === "postgres" ? "postgres" : "sqlite";
+/** `SHARECOUNT_TEST_STACK=scale` (the `scale` Vitest project): test services run on PostgreSQL + Redis. */
+export const TEST_STACK: "sqlite" | "scale" = process.env.SHARECOUNT_TEST_STACK === "scale" ? "scale" : "sqlite";
 
 /** With PostgreSQL the server secret is required (every process sharing the database must agree on it). */
 const POSTGRES_TEST_SECRET = "sharecount-postgres-test-secret-".padEnd(48, "x");
@@ -28,13 +29,22 @@ export function freshDatabase(): { url: string; dir: string } {
 }
 
 /**
- * The database for one test service: a copy of the migrated SQLite template, or (in the `postgres`
- * project) a PostgreSQL database created from the migrated template database; `drop` removes it.
+ * The storage of one test service: a copy of the migrated SQLite template, or (in the `scale` project) a
+ * PostgreSQL database created from the migrated template database and a Redis key prefix of its own;
+ * `drop` removes them.
  */
 export async function testDatabase(): Promise<{ url: string; env: Record<string, string>; drop(): Promise<void> }> {
-  if (TEST_DB === "postgres") {
+  if (TEST_STACK === "scale") {
     const db = await createScratchDatabase("api", undefined, { template: inject("postgresTemplateDatabase") });
-    return { url: db.url, env: { SHARECOUNT_SECRET: POSTGRES_TEST_SECRET }, drop: () => db.drop() };
+    const prefix = testRedisPrefix();
+    return {
+      url: db.url,
+      env: { SHARECOUNT_SECRET: POSTGRES_TEST_SECRET, REDIS_URL: REDIS_TEST_URL, REDIS_PREFIX: prefix },
+      drop: async () => {
+        await db.drop();
+        await dropRedisPrefix(prefix);
+      },
+    };
   }
   const { url, dir } = freshDatabase();
   return { url, env: {}, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };

@@ -1,7 +1,7 @@
 import { verify as argon2Verify } from "@node-rs/argon2";
-import { RateLimiterMemory } from "rate-limiter-flexible";
 import { z } from "zod";
 import { hashPassword } from "@/lib/accounts/accounts";
+import { rateLimiter } from "@/lib/auth/rate-limit";
 import { dashboard } from "@/lib/dashboard/context";
 import { DashboardError, dashboardRoute } from "@/lib/dashboard/route";
 
@@ -15,7 +15,7 @@ const input = z
   .refine((v) => v.newPassword === v.confirmPassword, { message: "The two new passwords differ.", path: ["confirmPassword"] });
 
 // A stolen session must not be a way to guess the password (and so keep access after it is revoked).
-const attempts = new RateLimiterMemory({ keyPrefix: "password-change", points: 5, duration: 15 * 60 });
+const attempts = () => rateLimiter("password-change", 5, 15 * 60);
 
 /** Changes the password; this browser stays signed in, every other session of the account is signed out. */
 export const POST = dashboardRoute({ input }, async ({ account, input }) => {
@@ -23,13 +23,13 @@ export const POST = dashboardRoute({ input }, async ({ account, input }) => {
   const { passwordHash } = await prisma.account.findUniqueOrThrow({ where: { id: account.id }, select: { passwordHash: true } });
   if (passwordHash) {
     try {
-      await attempts.consume(account.id);
+      await attempts().consume(account.id);
     } catch {
       throw new DashboardError("rate_limited", 429, "Too many attempts. Try again in 15 minutes.");
     }
     const valid = await argon2Verify(passwordHash, input.currentPassword ?? "").catch(() => false);
     if (!valid) throw new DashboardError("wrong_password", 422, "The current password is not right.");
-    await attempts.delete(account.id);
+    await attempts().delete(account.id);
   }
   const newHash = await hashPassword(input.newPassword);
   const [, signedOut] = await prisma.$transaction([

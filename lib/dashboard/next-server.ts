@@ -1,0 +1,20 @@
+import type http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import next from "next";
+import type { Env } from "../env.ts";
+import { CLIENT_IP_HEADER } from "../auth/client-ip.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** The dashboard (the built Next.js app) as a request listener, for server.ts and web.ts. */
+export async function dashboardListener(env: Env, port: number): Promise<http.RequestListener> {
+  const dashboard = next({ dev: false, dir: root, hostname: env.HOST, port });
+  await dashboard.prepare();
+  const handle = dashboard.getRequestHandler();
+  return (req, res) => {
+    // Sign-in rate limits key on the client's address: from the socket, never from what the client sends.
+    req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
+    void handle(req, res);
+  };
+}

@@ -1,0 +1,59 @@
+import type http from "node:http";
+import { migrate } from "../lib/db/migrate.ts";
+import { EnvError, loadDotEnv, parseEnv, type Env } from "../lib/env.ts";
+import { createHttpServer } from "./http/server.ts";
+
+/**
+ * What every entry point (npm start, start:api, start:worker, start:web) does first: read `.env`, parse
+ * and check the environment (exit 1 naming every bad variable), and apply pending migrations.
+ */
+export async function boot(): Promise<Env> {
+  let env: Env;
+  try {
+    loadDotEnv();
+    env = parseEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  await migrate(env.DATABASE_URL, (line) => console.log(line));
+  return env;
+}
+
+/** Listens on HOST:PORT; resolves with the server and the port it got (PORT=0 picks one). */
+export async function listen(env: Env, listener: http.RequestListener): Promise<{ server: http.Server; port: number }> {
+  const server = createHttpServer(listener);
+  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
+  const address = server.address();
+  return { server, port: typeof address === "object" && address ? address.port : env.PORT };
+}
+
+/** Stops accepting connections and waits (up to 10 s) for the requests in flight to be answered. */
+export async function drain(server: http.Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+}
+
+/** On SIGTERM or SIGINT: runs `stop` once (finish in-flight work, close connections), then exits 0. */
+export function onShutdown(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handle = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(JSON.stringify({ event: "stopping", signal }));
+    try {
+      await stop();
+    } catch (error) {
+      console.error("error while stopping", error);
+      process.exit(1);
+    }
+    console.log(JSON.stringify({ event: "stopped" }));
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void handle("SIGTERM"));
+  process.on("SIGINT", () => void handle("SIGINT"));
+}

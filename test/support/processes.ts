@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import { ROOT } from "./admin-cli.ts";
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A service process started by a test: its output (for failure messages) and its exit. */
+export interface Child {
+  name: string;
+  process: ChildProcess;
+  output: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts an entry point (`service/main.ts`, `service/worker-main.ts`, …) as a real child process.
+ * It is `node --import tsx <script>`, not the `tsx` command: the tsx command runs the script in a
+ * grandchild process and only relays catchable signals, so SIGKILL of it would leave the service running.
+ */
+export function startChild(name: string, script: string, env: NodeJS.ProcessEnv): Child {
+  const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const output: string[] = [];
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return { name, process: child, output, exited };
+}
+
+export const running = (child: Child) => child.process.exitCode === null && child.process.signalCode === null;
+
+/** SIGKILLs whatever is still running. */
+export async function killAll(children: Child[]): Promise<void> {
+  for (const child of children) {
+    if (running(child)) {
+      child.process.kill("SIGKILL");
+      await child.exited;
+    }
+  }
+}
+
+/**
+ * Polls `read` until `done` holds; fails (with the last answer and the children's output) after
+ * `timeoutMs`, or as soon as one of `watch` exits. Not a timing assertion.
+ */
+export async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, watch: Child[] = []) {
+  const deadline = Date.now() + timeoutMs;
+  const outputs = () => watch.map((c) => `--- ${c.name}:\n${c.output.join("")}`).join("\n");
+  for (;;) {
+    const exited = watch.find((c) => !running(c));
+    if (exited) throw new Error(`${exited.name} exited while waiting for ${what}:\n${outputs()}`);
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 500)}\n${outputs()}`);
+    await sleep(20);
+  }
+}
+
+/** Waits until `url` answers 200 (a status or health endpoint). */
+export async function waitHealthy(url: string, child: Child, timeoutMs = 45_000): Promise<void> {
+  await until(
+    `GET ${url} to answer 200`,
+    async () => {
+      try {
+        return (await fetch(url)).status;
+      } catch {
+        return 0;
+      }
+    },
+    (status) => status === 200,
+    timeoutMs,
+    [child],
+  );
+}
