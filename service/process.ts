@@ -34,8 +34,11 @@ export async function listen(env: Env, listener: http.RequestListener): Promise<
 /** Stops accepting connections and waits (up to 10 s) for the requests in flight to be answered. */
 export async function drain(server: http.Server): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // A keep-alive connection goes idle once its answer is sent: close it then rather than at its timeout.
   server.closeIdleConnections();
+  const sweeper = setInterval(() => server.closeIdleConnections(), 50);
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+  clearInterval(sweeper);
 }
 
 /** On SIGTERM or SIGINT: runs `stop` once (finish in-flight work, close connections), then exits 0. */

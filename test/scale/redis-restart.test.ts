@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startRuntime } from "../../service/runtime.ts";
+import { until } from "../support/processes.ts";
+import { startOwnRedis } from "../support/redis.ts";
+import { startTestService, todayUtc, type TestService } from "../support/service.ts";
+
+/*
+ * Redis restarted mid-day, losing everything it held (no persistence): the quota used today is not reset
+ * (the counters are re-seeded from the database) and queued bulk URLs are not lost (the workers offer the
+ * database's queued URLs again). The test runs its own redis-server, so the shared one stays up.
+ */
+
+let redis: Awaited<ReturnType<typeof startOwnRedis>>;
+let svc: TestService;
+
+beforeAll(async () => {
+  redis = await startOwnRedis();
+  // No worker in this process: the second test starts one only after Redis lost the queue.
+  svc = await startTestService({ REDIS_URL: redis.url }, { worker: false });
+});
+afterAll(async () => {
+  await svc?.close();
+  await redis?.stop();
+});
+
+const count = (apiKey: string, i: number) =>
+  svc.get(`/v1.0/?url=${encodeURIComponent(`https://example.com/restart-${i % 5}`)}&apikey=${apiKey}`);
+
+async function restartRedis() {
+  await redis.restart();
+  // The service's connections find the new server on their own.
+  await until("the service to reach Redis again", async () => (await svc.get("/v1.0/status")).status, (s) => s === 200, 30_000);
+}
+
+describe("Redis restarted mid-day", () => {
+  it("does not reset the quota used today", async () => {
+    const { apiKey } = await svc.account("free");
+    const before = await Promise.all(Array.from({ length: 300 }, (_, i) => count(apiKey, i)));
+    expect(before.every((r) => r.status === 200)).toBe(true);
+
+    await restartRedis();
+    expect(await (await svc.get(`/v1.0/quota?apikey=${apiKey}`)).json()).toMatchObject({ quota_used_today: 300, quota_remaining_today: 200 });
+
+    const after = await Promise.all(Array.from({ length: 300 }, (_, i) => count(apiKey, i)));
+    const ok = after.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(200);
+    expect(after.filter((r) => r.status === 401)).toHaveLength(100);
+    const remaining = ok.map((r) => Number(r.headers.get("x-quota-remaining"))).sort((x, y) => x - y);
+    expect(remaining).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    const usage = await (await svc.get(`/v1.0/usage?apikey=${apiKey}`)).json();
+    expect(usage[todayUtc()].queries).toBe(500);
+  });
+
+  it("does not lose queued bulk URLs: the workers enqueue them again", async () => {
+    // The API alone stores and enqueues the job; Redis then loses the queue before any worker ran.
+    const { apiKey } = await svc.account("business");
+    const urls = Array.from({ length: 50 }, (_, i) => `https://example.com/requeued-${i}`);
+    const submitted = await svc.get(`/v1.0/bulk?apikey=${apiKey}`, { method: "POST", body: urls.join("\n") });
+    const { bulk_id: bulkId } = (await submitted.json()) as { bulk_id: string };
+    expect(svc.runtime.worker).toBeNull();
+    await restartRedis();
+
+    const worker = await startRuntime(svc.env, { worker: true });
+    try {
+      const retrieve = async () => (await svc.get(`/v1.0/bulk?bulk_id=${bulkId}&apikey=${apiKey}`)).json();
+      const done = await until("the job to complete", retrieve, (r) => r._meta.completed, 30_000);
+      expect(done._meta).toMatchObject({ urls_completed: 50, urls_queued: 50, completed: true });
+      expect(Object.keys(done.data).sort()).toEqual([...urls].sort());
+      expect((await (await svc.get(`/v1.0/quota?apikey=${apiKey}`)).json()).quota_used_today).toBe(50);
+    } finally {
+      await worker.close();
+    }
+  });
+});
