@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import {
+  cachedAnswer,
   createDedicatedAccount,
   ensureBuild,
   envInt,
@@ -12,6 +13,7 @@ import {
   load,
   log,
   runMain,
+  startBareReplay,
   startChild,
   stopChild,
   tempDir,
@@ -24,20 +26,6 @@ const SECONDS = envInt("BENCH_SECONDS", 10);
 const CONNECTIONS = 64;
 const TARGET_RATIO = 0.5;
 const QUERY = `/v1.0/?url=${encodeURIComponent("https://example.com/bench")}`;
-
-/**
- * The baseline: answers every request with the service's cached answer, byte for byte (same headers,
- * same body), so the ratio measures the service's own work, not the size of its headers.
- */
-const BARE_SERVER = `
-const http = require("node:http");
-const body = Buffer.from(process.env.BENCH_BODY_BASE64, "base64");
-const headers = { ...JSON.parse(process.env.BENCH_HEADERS), "content-length": body.length };
-const server = http.createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
-server.keepAliveTimeout = 65000;
-server.listen(Number(process.env.PORT), "127.0.0.1", () => console.log("listening on " + process.env.PORT));
-process.on("SIGTERM", () => process.exit(0));
-`;
 
 async function measure(name: string, url: string): Promise<LoadResult> {
   log(`${name}: ${CONNECTIONS} connections for ${SECONDS} s → ${url.replace(/apikey=[^&]+/, "apikey=…")}`);
@@ -67,35 +55,14 @@ async function main(): Promise<number> {
   await waitForStatus(serviceBase, service);
 
   const serviceUrl = `${serviceBase}${QUERY}&apikey=${apiKey}`;
-  // One request warms the cache; the second is the cached answer the load will get, replayed by the bare server.
-  const warm = await fetch(serviceUrl);
-  const warmText = await warm.text();
-  if (warm.status !== 200) throw new Error(`warm-up answered ${warm.status}: ${warmText}`);
-  const cached = await fetch(serviceUrl);
-  const body = Buffer.from(await cached.arrayBuffer());
-  const contentType = cached.headers.get("content-type") ?? "application/json";
-  // Everything the service sent but what Node adds itself per connection and response.
-  const replayed = Object.fromEntries(
-    [...cached.headers].filter(([name]) => !["date", "connection", "keep-alive", "content-length", "transfer-encoding"].includes(name)),
-  );
-  if (cached.status !== 200) throw new Error(`cached request answered ${cached.status}: ${body.toString("utf8")}`);
-  log(`warmed (X-Sharecount-Cache ${warm.headers.get("x-sharecount-cache")} then ${cached.headers.get("x-sharecount-cache")}); body ${body.length} bytes, ${contentType}`);
-
+  const answer = await cachedAnswer(serviceUrl);
   const serviceResult = await measure("service", serviceUrl);
   await stopChild(service);
 
   // (b) bare node:http with the same bytes
-  const barePort = await freePort();
-  const bareBase = `http://127.0.0.1:${barePort}`;
-  log(`starting bare node:http on ${bareBase}`);
-  const bare = startChild("bare", process.execPath, ["-e", BARE_SERVER], {
-    PORT: String(barePort),
-    BENCH_BODY_BASE64: body.toString("base64"),
-    BENCH_HEADERS: JSON.stringify(replayed),
-  });
-  await waitForStatus(bareBase, bare);
-  const bareResult = await measure("bare", `${bareBase}${QUERY}&apikey=${apiKey}`);
-  await stopChild(bare);
+  const bare = await startBareReplay(answer);
+  const bareResult = await measure("bare", `${bare.base}${QUERY}&apikey=${apiKey}`);
+  await stopChild(bare.child);
 
   // report
   const ratio = serviceResult.rps / bareResult.rps;

@@ -8,10 +8,9 @@ import {
   createDedicatedAccount,
   envInt,
   freePort,
-  getJson,
   log,
+  runBulkJob,
   runMain,
-  sleep,
   startChild,
   stopChild,
   tempDir,
@@ -24,11 +23,6 @@ const LATENCY_MS = 100;
 const CONCURRENCY = envInt("BENCH_CONCURRENCY", 64);
 const POLL_MS = 100;
 const TARGET_RATIO = 0.8;
-
-interface BulkAnswer {
-  data: Record<string, unknown> | unknown[];
-  _meta: { urls_completed: number; urls_queued: number; completed: boolean; bulk_id: string; paused_until?: string };
-}
 
 async function main(): Promise<number> {
   const dir = tempDir("bench-bulk");
@@ -51,42 +45,11 @@ async function main(): Promise<number> {
   const urls = Array.from({ length: URLS }, (_, i) => `https://example.com/bulk/${i}`);
   const limitMs = (URLS * LATENCY_MS) / CONCURRENCY;
   log(`submitting ${URLS} URLs (concurrency-bound limit ${(limitMs / 1000).toFixed(2)} s)`);
-  const started = performance.now();
-  const submitted = await getJson<{ count: number; bulk_id: string }>(`${base}/v1.0/bulk?apikey=${apiKey}`, {
-    method: "POST",
-    headers: { "content-type": "text/plain" },
-    body: urls.join("\n"),
+  const { wallMs, dataKeys: keys, quotaUsed, problems } = await runBulkJob(base, apiKey, urls, {
+    pollMs: POLL_MS,
+    deadlineMs: Math.max(120_000, limitMs * 10),
   });
-  if (submitted.count !== URLS) throw new Error(`the job accepted ${submitted.count} URLs, not ${URLS}`);
-  log(`bulk_id ${submitted.bulk_id} accepted after ${(performance.now() - started).toFixed(0)} ms`);
-
-  const pollUrl = `${base}/v1.0/bulk?bulk_id=${submitted.bulk_id}&apikey=${apiKey}`;
-  const deadline = started + Math.max(120_000, limitMs * 10);
-  let answer: BulkAnswer;
-  let lastLog = started;
-  for (;;) {
-    answer = await getJson<BulkAnswer>(pollUrl);
-    if (answer._meta.completed) break;
-    const now = performance.now();
-    if (now > deadline) throw new Error(`the job did not complete in ${((now - started) / 1000).toFixed(0)} s`);
-    if (answer._meta.paused_until) throw new Error(`the job is paused until ${answer._meta.paused_until}`);
-    if (now - lastLog >= 1000) {
-      lastLog = now;
-      log(`${((now - started) / 1000).toFixed(1)} s: ${answer._meta.urls_completed}/${answer._meta.urls_queued}`);
-    }
-    await sleep(POLL_MS);
-  }
-  const wallMs = performance.now() - started;
-  log(`completed after ${(wallMs / 1000).toFixed(2)} s`);
-
-  // verification: every URL answered, each counted once
-  const keys = Array.isArray(answer.data) ? 0 : Object.keys(answer.data).length;
-  const quota = await getJson<{ quota_used_today: number }>(`${base}/v1.0/quota?apikey=${apiKey}`);
   await stopChild(service);
-  const problems = [
-    ...(keys === URLS ? [] : [`data has ${keys} keys, expected ${URLS}`]),
-    ...(quota.quota_used_today === URLS ? [] : [`quota_used_today is ${quota.quota_used_today}, expected ${URLS}`]),
-  ];
 
   const ratio = limitMs / wallMs;
   const met = ratio >= TARGET_RATIO;
@@ -98,7 +61,7 @@ async function main(): Promise<number> {
   console.log(`  limit URLs×lat/conc    ${(limitMs / 1000).toFixed(2)} s`);
   console.log(`  ratio limit/wall       ${ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}: ${met ? "met" : "MISSED"})`);
   console.log(`  data keys              ${keys}`);
-  console.log(`  quota_used_today       ${quota.quota_used_today}`);
+  console.log(`  quota_used_today       ${quotaUsed}`);
   console.log("");
   console.log(
     JSON.stringify({
@@ -112,7 +75,7 @@ async function main(): Promise<number> {
       target: TARGET_RATIO,
       met,
       data_keys: keys,
-      quota_used_today: quota.quota_used_today,
+      quota_used_today: quotaUsed,
       verified: problems.length === 0,
     }),
   );

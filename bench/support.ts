@@ -174,15 +174,15 @@ export async function createDedicatedAccount(databaseUrl: string, email = "bench
   return answer.apikey;
 }
 
-/** Polls GET /v1.0/status until it answers 200; fails if the child exits or the deadline passes. */
-export async function waitForStatus(base: string, child: Child, timeoutMs = 180_000): Promise<void> {
+/** Polls GET `path` (the API's status, a worker's /healthz) until it answers 200; fails if the child exits or the deadline passes. */
+export async function waitForStatus(base: string, child: Child, timeoutMs = 180_000, path = "/v1.0/status"): Promise<void> {
   let exited = false;
   void child.exited.then(() => (exited = true));
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (exited) throw new Error(`the process serving ${base} exited before it was ready`);
     try {
-      const res = await fetch(`${base}/v1.0/status`);
+      const res = await fetch(`${base}${path}`);
       await res.arrayBuffer();
       if (res.status === 200) return;
     } catch {
@@ -190,7 +190,7 @@ export async function waitForStatus(base: string, child: Child, timeoutMs = 180_
     }
     await sleep(100);
   }
-  throw new Error(`${base}/v1.0/status did not answer 200 within ${timeoutMs} ms`);
+  throw new Error(`${base}${path} did not answer 200 within ${timeoutMs} ms`);
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -239,4 +239,106 @@ export async function load(url: string, connections: number, seconds: number): P
     errors: r.errors,
     timeouts: r.timeouts,
   };
+}
+
+// ---- the bare node:http baseline ----
+
+/**
+ * The baseline: answers every request with the service's cached answer, byte for byte (same headers,
+ * same body), so a ratio to it measures the service's own work, not the size of its headers.
+ */
+const BARE_SERVER = `
+const http = require("node:http");
+const body = Buffer.from(process.env.BENCH_BODY_BASE64, "base64");
+const headers = { ...JSON.parse(process.env.BENCH_HEADERS), "content-length": body.length };
+const server = http.createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
+server.keepAliveTimeout = 65000;
+server.listen(Number(process.env.PORT), "127.0.0.1", () => console.log("listening on " + process.env.PORT));
+process.on("SIGTERM", () => process.exit(0));
+`;
+
+export interface CachedAnswer {
+  body: Buffer;
+  /** Everything the service sent but what Node adds itself per connection and response. */
+  headers: Record<string, string>;
+}
+
+/** Warms the cache with one request; the second is the cached answer a load run gets, to be replayed. */
+export async function cachedAnswer(url: string): Promise<CachedAnswer> {
+  const warm = await fetch(url);
+  const warmText = await warm.text();
+  if (warm.status !== 200) throw new Error(`warm-up answered ${warm.status}: ${warmText}`);
+  const cached = await fetch(url);
+  const body = Buffer.from(await cached.arrayBuffer());
+  if (cached.status !== 200) throw new Error(`cached request answered ${cached.status}: ${body.toString("utf8")}`);
+  log(`warmed (X-Sharecount-Cache ${warm.headers.get("x-sharecount-cache")} then ${cached.headers.get("x-sharecount-cache")}); body ${body.length} bytes`);
+  const headers = Object.fromEntries(
+    [...cached.headers].filter(([name]) => !["date", "connection", "keep-alive", "content-length", "transfer-encoding"].includes(name)),
+  );
+  return { body, headers };
+}
+
+/** Starts the bare node:http server replaying `answer`; resolves with its base URL once it answers. */
+export async function startBareReplay(answer: CachedAnswer): Promise<{ base: string; child: Child }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  log(`starting bare node:http on ${base}`);
+  const child = startChild("bare", process.execPath, ["-e", BARE_SERVER], {
+    PORT: String(port),
+    BENCH_BODY_BASE64: answer.body.toString("base64"),
+    BENCH_HEADERS: JSON.stringify(answer.headers),
+  });
+  await waitForStatus(base, child);
+  return { base, child };
+}
+
+// ---- bulk jobs ----
+
+export interface BulkAnswer {
+  data: Record<string, unknown> | unknown[];
+  _meta: { urls_completed: number; urls_queued: number; completed: boolean; bulk_id: string; paused_until?: string };
+}
+
+/**
+ * Submits `urls` as one bulk job and polls (every `pollMs`) until it completes; checks that every URL was
+ * answered and counted once (the account must have used no quota before). Resolves with the wall time.
+ */
+export async function runBulkJob(
+  base: string,
+  apiKey: string,
+  urls: string[],
+  options: { pollMs: number; deadlineMs: number },
+): Promise<{ wallMs: number; dataKeys: number; quotaUsed: number; problems: string[] }> {
+  const started = performance.now();
+  const submitted = await getJson<{ count: number; bulk_id: string }>(`${base}/v1.0/bulk?apikey=${apiKey}`, {
+    method: "POST",
+    headers: { "content-type": "text/plain" },
+    body: urls.join("\n"),
+  });
+  if (submitted.count !== urls.length) throw new Error(`the job accepted ${submitted.count} URLs, not ${urls.length}`);
+  log(`bulk_id ${submitted.bulk_id} accepted after ${(performance.now() - started).toFixed(0)} ms`);
+  const pollUrl = `${base}/v1.0/bulk?bulk_id=${submitted.bulk_id}&apikey=${apiKey}`;
+  let answer: BulkAnswer;
+  let lastLog = started;
+  for (;;) {
+    answer = await getJson<BulkAnswer>(pollUrl);
+    if (answer._meta.completed) break;
+    const now = performance.now();
+    if (now - started > options.deadlineMs) throw new Error(`the job did not complete in ${((now - started) / 1000).toFixed(0)} s`);
+    if (answer._meta.paused_until) throw new Error(`the job is paused until ${answer._meta.paused_until}`);
+    if (now - lastLog >= 1000) {
+      lastLog = now;
+      log(`${((now - started) / 1000).toFixed(1)} s: ${answer._meta.urls_completed}/${answer._meta.urls_queued}`);
+    }
+    await sleep(options.pollMs);
+  }
+  const wallMs = performance.now() - started;
+  log(`completed after ${(wallMs / 1000).toFixed(2)} s`);
+  const dataKeys = Array.isArray(answer.data) ? 0 : Object.keys(answer.data).length;
+  const quotaUsed = (await getJson<{ quota_used_today: number }>(`${base}/v1.0/quota?apikey=${apiKey}`)).quota_used_today;
+  const problems = [
+    ...(dataKeys === urls.length ? [] : [`data has ${dataKeys} keys, expected ${urls.length}`]),
+    ...(quotaUsed === urls.length ? [] : [`quota_used_today is ${quotaUsed}, expected ${urls.length}`]),
+  ];
+  return { wallMs, dataKeys, quotaUsed, problems };
 }

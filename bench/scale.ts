@@ -1,0 +1,210 @@
+/**
+ * `npm run bench:scale`: the scale-out layout on PostgreSQL + Redis (a scratch database and key prefix,
+ * dropped afterwards).
+ * - Cached single-URL req/s with one API process (`service/main.ts` with REDIS_URL), then with two (load
+ *   split over both), each as a ratio to the bare node:http server replaying the same answer (as bench:api).
+ * - Bulk throughput with one and with two worker processes (`service/worker-main.ts`), a 10,000-URL job
+ *   each, against the sandbox at 100 ms upstream latency. This is latency-bound, so two workers should come
+ *   close to twice one.
+ * Figures, not assertions: these machines are shared and noisy. A failed check (non-2xx under load, a URL
+ * not answered or counted once) fails the run.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { Redis } from "ioredis";
+import {
+  cachedAnswer,
+  createDedicatedAccount,
+  envInt,
+  freePort,
+  load,
+  log,
+  run,
+  runBulkJob,
+  runMain,
+  startBareReplay,
+  startChild,
+  stopChild,
+  TSX,
+  waitForStatus,
+  type Child,
+  type LoadResult,
+} from "./support.ts";
+
+const SECONDS = envInt("BENCH_SECONDS", 10);
+const CONNECTIONS = 64;
+const URLS = envInt("BENCH_URLS", 10_000);
+const LATENCY_MS = 100;
+const CONCURRENCY = envInt("BENCH_CONCURRENCY", 64);
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+const QUERY = `/v1.0/?url=${encodeURIComponent("https://example.com/bench")}`;
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function dropRedisPrefix(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+      if (keys.length > 0) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function main(): Promise<number> {
+  const name = `sc_bench_${randomBytes(4).toString("hex")}`;
+  const databaseUrl = Object.assign(new URL(POSTGRES_URL), { pathname: `/${name}` }).toString();
+  const prefix = `scbench-${randomBytes(4).toString("hex")}`;
+  // The account's API key is stored encrypted under the server secret, shared by every process.
+  process.env.SHARECOUNT_SECRET = randomBytes(32).toString("hex");
+  const env = {
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    REDIS_PREFIX: prefix,
+    SHARECOUNT_SECRET: process.env.SHARECOUNT_SECRET,
+    SHARECOUNT_NETWORKS: "sandbox",
+    FACEBOOK_APP_CALLS_PER_HOUR: "1000000",
+  };
+  log(`scratch database ${name} on ${POSTGRES_URL}, Redis ${REDIS_URL} under ${prefix}:`);
+  await admin(`CREATE DATABASE "${name}"`);
+  try {
+    return await measureAll(env, databaseUrl);
+  } finally {
+    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((error) => log(`could not drop ${name}: ${error}`));
+    await dropRedisPrefix(prefix).catch((error) => log(`could not clear ${prefix}: ${error}`));
+  }
+}
+
+async function start(name: string, script: string, env: Record<string, string>, health: string) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = startChild(name, TSX, [script], { ...env, PORT: String(port) });
+  await waitForStatus(base, child, 180_000, health);
+  return { base, child };
+}
+
+async function measure(name: string, urls: string[]): Promise<LoadResult> {
+  const connections = CONNECTIONS / urls.length;
+  log(`${name}: ${CONNECTIONS} connections over ${urls.length} process(es) for ${SECONDS} s`);
+  const results = await Promise.all(urls.map((url) => load(url, connections, SECONDS)));
+  const sum = (pick: (r: LoadResult) => number) => results.reduce((total, r) => total + pick(r), 0);
+  const result: LoadResult = {
+    rps: sum((r) => r.rps),
+    p99Ms: Math.max(...results.map((r) => r.p99Ms)),
+    avgMs: sum((r) => r.avgMs) / results.length,
+    total: sum((r) => r.total),
+    ok: sum((r) => r.ok),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+  };
+  log(`${name}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms} ms, ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result;
+}
+
+async function measureAll(env: Record<string, string>, databaseUrl: string): Promise<number> {
+  log("migrating (npm run db:migrate)");
+  await run(TSX, ["scripts/migrate.ts"], env);
+  const apiKey = await createDedicatedAccount(databaseUrl, "bench-cached@example.com");
+  const problems: string[] = [];
+  const children: Child[] = [];
+
+  // Cached queries: one API process, then two.
+  const apiEnv = { ...env, SANDBOX_LATENCY_MS: "0" };
+  const [a, b] = await Promise.all([start("api-a", "service/main.ts", apiEnv, "/v1.0/status"), start("api-b", "service/main.ts", apiEnv, "/v1.0/status")]);
+  children.push(a.child, b.child);
+  const url = (base: string) => `${base}${QUERY}&apikey=${apiKey}`;
+  const answer = await cachedAnswer(url(a.base));
+  const one = await measure("one API process", [url(a.base)]);
+  const two = await measure("two API processes", [url(a.base), url(b.base)]);
+  await stopChild(b.child);
+  const bare = await startBareReplay(answer);
+  const bareResult = await measure("bare node:http", [`${bare.base}${QUERY}&apikey=${apiKey}`]);
+  await stopChild(bare.child);
+  for (const [name, r] of [["one", one], ["two", two], ["bare", bareResult]] as const) {
+    if (r.non2xx + r.errors + r.timeouts > 0) problems.push(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts under load`);
+  }
+
+  // Bulk: one worker, then two, each on a job of its own (its own account, so the quota check is exact).
+  const workerEnv = { ...env, SANDBOX_LATENCY_MS: String(LATENCY_MS), BULK_CONCURRENCY: String(CONCURRENCY) };
+  const bulk: { workers: number; wallMs: number }[] = [];
+  const running: Child[] = [];
+  for (const workers of [1, 2]) {
+    while (running.length < workers) {
+      running.push((await start(`worker-${running.length + 1}`, "service/worker-main.ts", workerEnv, "/healthz")).child);
+    }
+    const key = await createDedicatedAccount(databaseUrl, `bench-bulk-${workers}@example.com`);
+    const urls = Array.from({ length: URLS }, (_, i) => `https://example.com/scale-${workers}/${i}`);
+    log(`bulk with ${workers} worker(s): ${URLS} URLs, latency ${LATENCY_MS} ms, concurrency ${CONCURRENCY} each`);
+    const result = await runBulkJob(a.base, key, urls, { pollMs: 100, deadlineMs: 600_000 });
+    problems.push(...result.problems.map((p) => `${workers} worker(s): ${p}`));
+    bulk.push({ workers, wallMs: result.wallMs });
+  }
+  for (const child of [...children, ...running]) await stopChild(child);
+
+  // Report.
+  const ratio = (r: LoadResult) => r.rps / bareResult.rps;
+  const row = (name: string, r: LoadResult, showRatio: boolean) =>
+    [name.padEnd(20), r.rps.toFixed(0).padStart(10), r.p99Ms.toFixed(0).padStart(8), (showRatio ? ratio(r).toFixed(3) : "").padStart(10)].join("  ");
+  const bulkOne = bulk[0]!;
+  const bulkTwo = bulk[1]!;
+  const perSecond = (wallMs: number) => URLS / (wallMs / 1000);
+  const bound = (workers: number) => (CONCURRENCY * workers * 1000) / LATENCY_MS;
+  console.log("");
+  console.log(`cached GET ${QUERY} on PostgreSQL + Redis (${CONNECTIONS} connections, ${SECONDS} s each)`);
+  console.log(["target".padEnd(20), "req/s avg".padStart(10), "p99 ms".padStart(8), "vs bare".padStart(10)].join("  "));
+  console.log(row("one API process", one, true));
+  console.log(row("two API processes", two, true));
+  console.log(row("bare node:http", bareResult, false));
+  console.log(`two/one: ${(two.rps / one.rps).toFixed(3)}`);
+  console.log("");
+  console.log(`bulk: ${URLS} URLs per job, ${LATENCY_MS} ms upstream latency, BULK_CONCURRENCY ${CONCURRENCY} per worker`);
+  for (const { workers, wallMs } of bulk) {
+    console.log(
+      `  ${workers} worker(s): ${(wallMs / 1000).toFixed(2)} s, ${perSecond(wallMs).toFixed(0)} URLs/s (bound ${bound(workers).toFixed(0)} URLs/s: ${(perSecond(wallMs) / bound(workers)).toFixed(3)})`,
+    );
+  }
+  console.log(`  two/one: ${(perSecond(bulkTwo.wallMs) / perSecond(bulkOne.wallMs)).toFixed(3)} (latency-bound: close to 2 expected)`);
+  console.log("");
+  console.log(
+    JSON.stringify({
+      bench: "scale",
+      cached: {
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        one_rps: Math.round(one.rps),
+        two_rps: Math.round(two.rps),
+        bare_rps: Math.round(bareResult.rps),
+        one_ratio: Number(ratio(one).toFixed(3)),
+        two_ratio: Number(ratio(two).toFixed(3)),
+      },
+      bulk: {
+        urls: URLS,
+        latency_ms: LATENCY_MS,
+        concurrency: CONCURRENCY,
+        one_worker_s: Number((bulkOne.wallMs / 1000).toFixed(3)),
+        two_workers_s: Number((bulkTwo.wallMs / 1000).toFixed(3)),
+        two_over_one: Number((perSecond(bulkTwo.wallMs) / perSecond(bulkOne.wallMs)).toFixed(3)),
+      },
+      verified: problems.length === 0,
+    }),
+  );
+  for (const problem of problems) console.error(`[bench] FAILED: ${problem}`);
+  return problems.length === 0 ? 0 : 1;
+}
+
+await runMain(main);
