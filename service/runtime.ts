@@ -17,7 +17,8 @@ import { storeQuotaCounter } from "./quota/counter.ts";
 import { RedisQuotaCounter } from "./quota/redis-counter.ts";
 import { startSandbox, type Sandbox } from "./sandbox/sandbox.ts";
 import { openStore } from "./store/index.ts";
-import type { Store } from "./store/types.ts";
+import { AccountCache } from "./store/account-cache.ts";
+import type { PlanLimits, Store } from "./store/types.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
 
@@ -82,7 +83,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       },
     },
   });
-  const countDeps = { store, counts, clock, quota };
+  const countDeps = { store, counts, clock, quota, plans: new AccountCache<PlanLimits>(store, 10_000) };
   const bulk = env.REDIS_URL ? queueBulk(env, options, countDeps) : pollingBulk(env, options, countDeps);
   const ping = async () => {
     await store.ping();

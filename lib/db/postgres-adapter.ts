@@ -58,16 +58,43 @@ function catalogAwarePool(url: string): pg.Pool {
   return pool;
 }
 
+type ScriptAdapter = { executeScript(script: string): Promise<void>; onError(error: unknown): never };
+
+/**
+ * @prisma/adapter-pg 6.19 runs a migration script by splitting it on every ";", which breaks statements
+ * that contain one (a PL/pgSQL function body). PostgreSQL runs a multi-statement script in one simple
+ * query, which is what this does instead.
+ */
+function runScriptsWhole<A extends object>(adapter: A, pool: pg.Pool): A {
+  const scripts = adapter as unknown as ScriptAdapter;
+  scripts.executeScript = async (script) => {
+    try {
+      await pool.query(script);
+    } catch (error) {
+      scripts.onError(error);
+    }
+  };
+  return adapter;
+}
+
+/** A factory whose adapters run migration scripts whole (see runScriptsWhole). */
+function migrationFactory(pool: pg.Pool, options: { schema?: string }): PrismaPg {
+  const factory = new PrismaPg(pool, { ...options, disposeExternalPool: true });
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => runScriptsWhole(await connect(), pool);
+  return factory;
+}
+
 /**
  * The adapter for Prisma's CLI (`migrate deploy`, `migrate diff`, `migrate status` with
  * prisma.postgres.config.ts): the schema engine reads PostgreSQL's catalogs, whose `name` columns the
- * adapter alone cannot read. The application's client uses {@link createPgAdapter}: its queries only touch
+ * adapter alone cannot read, and applies scripts with PL/pgSQL in them. The application's client uses {@link createPgAdapter}: its queries only touch
  * the schema's own tables.
  */
 export function createPgMigrationAdapter(url: string): PrismaPg {
   const { connectionString } = parsePostgresUrl(url);
   const options = adapterOptions(url);
-  const factory = new PrismaPg(catalogAwarePool(url), { ...options, disposeExternalPool: true });
+  const factory = migrationFactory(catalogAwarePool(url), options);
   // The adapter's own shadow database (for `migrate diff --from-migrations`) keeps the connection string's
   // database name, so it replays the migrations into the real database; this one connects to the new database.
   factory.connectToShadowDb = async () => {
@@ -81,7 +108,7 @@ export function createPgMigrationAdapter(url: string): PrismaPg {
     }
     const shadowUrl = new URL(url);
     shadowUrl.pathname = `/${shadow}`;
-    const adapter = await new PrismaPg(catalogAwarePool(shadowUrl.toString()), { ...options, disposeExternalPool: true }).connect();
+    const adapter = await migrationFactory(catalogAwarePool(shadowUrl.toString()), options).connect();
     const dispose = adapter.dispose.bind(adapter);
     adapter.dispose = async () => {
       await dispose();

@@ -1,13 +1,16 @@
 import type { CountService } from "../counts/count-service.ts";
 import type { QuotaClock } from "../quota/clock.ts";
 import type { QuotaCounter } from "../quota/counter.ts";
-import type { QueuedBulkUrl, Store } from "../store/types.ts";
+import type { AccountCache } from "../store/account-cache.ts";
+import type { PlanLimits, QueuedBulkUrl, Store } from "../store/types.ts";
 
 export interface BulkCountDeps {
   store: Store;
   counts: CountService;
   clock: QuotaClock;
   quota: QuotaCounter;
+  /** Accounts' plans, read again whenever accounts or plans changed. */
+  plans: AccountCache<PlanLimits>;
 }
 
 /** `paused`: the account's quota is used up; its jobs wait, URLs still queued, until `until` (the reset). */
@@ -18,15 +21,16 @@ export type BulkUrlOutcome = { kind: "done" } | { kind: "paused"; until: number 
  * result and its quota count together, once, whichever worker gets there first.
  */
 export async function countBulkUrl(deps: BulkCountDeps, item: QueuedBulkUrl): Promise<BulkUrlOutcome> {
-  const { store, counts, clock, quota } = deps;
-  const plan = await store.accountPlan(item.accountId);
+  const { store, counts, clock, quota, plans } = deps;
+  const planOf = () => plans.get(item.accountId, () => store.accountPlan(item.accountId));
+  const plan = await planOf();
   if (!plan) return { kind: "gone" };
   const { day, resetsAt } = clock.today();
-  if ((await store.queriesOn(item.accountId, day)) >= plan.dailyQuota) return pause(store, item.accountId, resetsAt);
+  if ((await quota.used(item.accountId, day)) >= plan.dailyQuota) return pause(store, item.accountId, resetsAt);
   const lookup = await counts.lookup(item.countUrl);
   // The plan may have changed while the networks were asked (a raised plan also unpauses the account's
   // jobs): complete against the plan as it is now, or a stale quota would pause the job until midnight.
-  const current = await store.accountPlan(item.accountId);
+  const current = await planOf();
   if (!current) return { kind: "gone" };
   const outcome = await quota.completeBulkUrl(item, day, current.dailyQuota, JSON.stringify(lookup.counts), Date.now());
   if (outcome === "quota_exhausted") return pause(store, item.accountId, resetsAt);

@@ -84,7 +84,7 @@ export class RedisQuotaCounter implements QuotaCounter {
   private readonly record: (reserved: Reserved) => Promise<number>;
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly store: Store,
     private readonly prefix: string,
     private readonly idleMs = DEFAULT_IDLE_MS,
@@ -107,6 +107,11 @@ export class RedisQuotaCounter implements QuotaCounter {
       throw error;
     }
     return used;
+  }
+
+  async used(accountId: string, day: string): Promise<number> {
+    const counted = await this.redis.hget(this.key(accountId, day), "n");
+    return counted === null ? this.store.queriesOn(accountId, day) : Number(counted);
   }
 
   async release(accountId: string, day: string): Promise<void> {

@@ -1,5 +1,7 @@
 import pg from "pg";
 import { pgPoolConfig } from "../../lib/db/postgres-adapter.ts";
+import { perTick } from "./per-tick.ts";
+import { AccountsListener } from "./postgres-listener.ts";
 import type { AccountContext, BulkCompletion, BulkJobRow, PlanLimits, QueuedBulkUrl, Store } from "./types.ts";
 
 interface PlanRow {
@@ -78,7 +80,9 @@ function isConnectionError(error: unknown): boolean {
  * across processes: quota reservations are single conditional upserts (row-locked by PostgreSQL), and a
  * bulk URL is locked, counted, completed and its job advanced in one statement that only does anything
  * for the one process that still finds the URL queued (and nothing at all when the quota is used up).
- * Reservations are not batched per event-loop turn as on SQLite: each is one round trip on the pool.
+ * Reservations are not batched per event-loop turn as on SQLite: each is one round trip on the pool (with
+ * Redis, the quota counters live there and only their per-turn totals come here). Accounts are cached by
+ * the API until PostgreSQL notifies a change (AccountsListener).
  */
 export function openPostgresStore(databaseUrl: string): Store {
   const pool = new pg.Pool({
@@ -123,8 +127,10 @@ export function openPostgresStore(databaseUrl: string): Store {
     usageBetween: "SELECT day, queries FROM daily_usage WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY day",
     allocations: "SELECT day, daily_quota FROM quota_allocation WHERE account_id = $1 ORDER BY day",
     knownCount: "SELECT value, fetched_at FROM network_count WHERE url = $1 AND network = $2",
-    saveKnownCount: `
-      INSERT INTO network_count (url, network, value, fetched_at) VALUES ($1, $2, $3, $4)
+    // One statement per event-loop turn for every count fetched in it (keys sorted, repeats merged).
+    saveKnownCounts: `
+      INSERT INTO network_count (url, network, value, fetched_at)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
       ON CONFLICT (url, network) DO UPDATE SET value = excluded.value, fetched_at = excluded.fetched_at`,
     insertJob: "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at) VALUES ($1, $2, $3, 0, $4)",
     // One statement for the whole list; ids (SERIAL) follow submission order.
@@ -212,13 +218,19 @@ export function openPostgresStore(databaseUrl: string): Store {
     pausedUntil: row.paused_until,
   });
 
-  /**
-   * PostgreSQL has no equivalent of SQLite's data_version that would tell this process another one
-   * committed a change to accounts, plans or whitelists. Until a cross-process invalidation exists
-   * (Redis pub/sub or LISTEN/NOTIFY from the writers), the version never repeats: the account cache is
-   * never reused and every request reads its account, which is always correct.
-   */
-  let versionCounter = 0;
+  const accounts = new AccountsListener(databaseUrl);
+
+  const saveKnownCount = perTick(async (batch: { url: string; network: string; value: string; fetchedAt: number }[]) => {
+    const latest = new Map(batch.map((c) => [`${c.network} ${c.url}`, c]));
+    const rows = [...latest.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([, c]) => c);
+    await query("saveKnownCounts", SQL.saveKnownCounts, [
+      rows.map((c) => c.url),
+      rows.map((c) => c.network),
+      rows.map((c) => c.value),
+      rows.map((c) => c.fetchedAt),
+    ]);
+    return batch.map(() => undefined);
+  });
 
   return {
     async ping() {
@@ -227,6 +239,7 @@ export function openPostgresStore(databaseUrl: string): Store {
     async close() {
       if (closed) return;
       closed = true;
+      await accounts.close();
       await pool.end();
     },
     isUnavailableError(error) {
@@ -235,7 +248,7 @@ export function openPostgresStore(databaseUrl: string): Store {
     },
 
     async accountsVersion() {
-      return ++versionCounter;
+      return accounts.current();
     },
     async accountByKeyHash(keyHash): Promise<AccountContext | null> {
       const row = (await query<AccountRow>("accountByKeyHash", SQL.accountByKeyHash, [keyHash])).rows[0];
@@ -290,8 +303,8 @@ export function openPostgresStore(databaseUrl: string): Store {
       const row = (await query<{ value: string; fetched_at: number }>("knownCount", SQL.knownCount, [url, network])).rows[0];
       return row ? { value: row.value, fetchedAt: row.fetched_at } : null;
     },
-    async saveKnownCount(url, network, value, fetchedAt) {
-      await query("saveKnownCount", SQL.saveKnownCount, [url, network, value, fetchedAt]);
+    saveKnownCount(url, network, value, fetchedAt) {
+      return saveKnownCount({ url, network, value, fetchedAt });
     },
 
     async createBulkJob(job, urls) {

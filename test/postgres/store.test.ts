@@ -5,6 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../../service/store/postgres.ts";
 import type { Store } from "../../service/store/types.ts";
+import { sleep, until } from "../support/processes.ts";
 import { createScratchDatabase, postgresUnavailable, REQUIRE_SERVICES, type ScratchDatabase } from "../support/postgres.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -70,8 +71,34 @@ describe.skipIf(skip)("PostgreSQL store", () => {
     expect(await b.knownCount("https://example.com/", "Facebook")).toEqual({ value: "{}", fetchedAt: 1_763_700_000_123 });
     await a.createBulkJob({ id: "job-types", accountId: id, createdAt: 1_763_700_000_456 }, [{ url: "u", countUrl: "u" }]);
     expect(await a.bulkJob("job-types", id)).toMatchObject({ createdAt: 1_763_700_000_456, completedAt: null, urlsQueued: 1 });
-    // Never the same version twice: the account cache is not reused until cross-process invalidation exists.
-    expect(await a.accountsVersion()).not.toBe(await a.accountsVersion());
+  });
+
+  it("keeps the accounts version until a change to a key, plan or whitelist is committed by anyone", async () => {
+    const id = await account();
+    // Until its LISTEN connection is up the version changes on every read (nothing may be cached).
+    await until("the store to listen", async () => [await a.accountsVersion(), await a.accountsVersion()], ([x, y]) => x === y, 10_000);
+    let version = await a.accountsVersion();
+    // Usage and bulk writes are not account changes.
+    await b.reserveQuery(id, "2026-01-09", 10);
+    await sleep(200);
+    expect(await a.accountsVersion()).toBe(version);
+    const changes = [
+      "UPDATE account SET api_key_hash = 'rolled-' || id WHERE id = $1",
+      "UPDATE account SET whitelist_enabled = true WHERE id = $1",
+      "INSERT INTO whitelist_domain (account_id, domain) VALUES ($1, 'c.example')",
+      "UPDATE plan SET daily_quota = daily_quota + 1 WHERE name = 'p' AND $1::text IS NOT NULL",
+    ];
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      for (const sql of changes) {
+        await client.query(sql, [id]);
+        const before = version;
+        version = await until(`a new version after ${sql}`, () => a.accountsVersion(), (v) => v !== before, 10_000);
+      }
+    } finally {
+      await client.end();
+    }
   });
 
   it("counts exactly the quota across processes", async () => {

@@ -1,0 +1,28 @@
+import { LRUCache } from "lru-cache";
+import type { Store } from "./types.ts";
+
+/**
+ * Values read from accounts, plans and whitelists, kept while the store's accounts version stays the same.
+ * Each entry remembers the version current when its read began: a read that raced with a change (and
+ * finished after the version moved) is never served.
+ */
+export class AccountCache<V extends {}> {
+  private readonly entries: LRUCache<string, { value: V; version: number }>;
+
+  constructor(
+    private readonly store: Store,
+    max: number,
+  ) {
+    this.entries = new LRUCache({ max });
+  }
+
+  async get(key: string, read: () => Promise<V | null>): Promise<V | null> {
+    const version = await this.store.accountsVersion();
+    const held = this.entries.get(key);
+    if (held && held.version === version) return held.value;
+    const value = await read();
+    if (value === null) this.entries.delete(key);
+    else this.entries.set(key, { value, version });
+    return value;
+  }
+}
