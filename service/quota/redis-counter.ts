@@ -6,23 +6,24 @@ import type { QuotaCounter } from "./counter.ts";
 /**
  * A day's counter is a hash: `n` queries counted, `at` the time (Redis's clock, ms) of the last one.
  * -2: no counter (never seeded, or lost in a Redis restart); -3: no query counted for IDLE ms (see
- * resync); -1: the quota is used up.
+ * resync).
  */
 const NOT_SEEDED = -2;
 const IDLE = -3;
-const USED_UP = -1;
 
 const NOW_MS = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
-// KEYS[1] counter; ARGV[1] daily quota, ARGV[2] idle ms.
+// KEYS[1] counter; ARGV[1] daily quota, ARGV[2] idle ms, ARGV[3] queries wanted. Returns {count, granted}
+// (granted may be fewer than wanted, or none, near the quota), or {-2 or -3, 0}.
 const RESERVE = `
 ${NOW_MS}
 local n = redis.call('HGET', KEYS[1], 'n')
-if not n then return ${NOT_SEEDED} end
-if now - tonumber(redis.call('HGET', KEYS[1], 'at')) > tonumber(ARGV[2]) then return ${IDLE} end
-if tonumber(n) >= tonumber(ARGV[1]) then return ${USED_UP} end
+if not n then return {${NOT_SEEDED}, 0} end
+if now - tonumber(redis.call('HGET', KEYS[1], 'at')) > tonumber(ARGV[2]) then return {${IDLE}, 0} end
+local granted = math.min(tonumber(ARGV[3]), tonumber(ARGV[1]) - tonumber(n))
+if granted <= 0 then return {tonumber(n), 0} end
 redis.call('HSET', KEYS[1], 'at', now)
-return redis.call('HINCRBY', KEYS[1], 'n', 1)`;
+return {redis.call('HINCRBY', KEYS[1], 'n', granted), granted}`;
 
 // KEYS[1] counter; ARGV[1] the database's count, ARGV[2] ttl ms, ARGV[3] idle ms. Sets the counter to the
 // database's count when it is missing, or still idle (no process counted a query since it was found idle).
@@ -50,10 +51,16 @@ const COUNTER_TTL_MS = 2 * 24 * 3600_000;
 const DEFAULT_IDLE_MS = 60_000;
 
 interface QuotaScripts {
-  quotaReserve(key: string, dailyQuota: number, idleMs: number): Promise<number>;
+  quotaReserve(key: string, dailyQuota: number, idleMs: number, wanted: number): Promise<[number, number]>;
   quotaResync(key: string, recorded: number, ttlMs: number, idleMs: number): Promise<number>;
   quotaRelease(key: string): Promise<number>;
   quotaRaise(key: string, atLeast: number): Promise<number>;
+}
+
+interface Wanted {
+  accountId: string;
+  day: string;
+  dailyQuota: number;
 }
 
 interface Reserved {
@@ -65,9 +72,10 @@ interface Reserved {
 
 /**
  * Quota counters shared by every API process and bulk worker: a Lua check-and-increment in Redis decides,
- * atomically across processes, whether a query may be answered. The daily usage row in the database stays
- * the record: each reservation is added to it (one statement per event-loop turn) before its answer goes
- * out, so a process killed mid-request never loses an answered query.
+ * atomically across processes, whether a query may be answered (one call per account and event-loop turn,
+ * for all of that turn's queries). The daily usage row in the database stays the record: each reservation
+ * is added to it (one statement per turn) before its answer goes out, so a process killed mid-request
+ * never loses an answered query.
  *
  * When Redis has no counter for the day (first query of the day, or Redis restarted and lost its data) it
  * is seeded from the database row, so a Redis restart does not reset anyone's quota. The database row
@@ -81,6 +89,7 @@ interface Reserved {
  */
 export class RedisQuotaCounter implements QuotaCounter {
   private readonly scripts: QuotaScripts;
+  private readonly reserveInRedis: (wanted: Wanted) => Promise<number | null>;
   private readonly record: (reserved: Reserved) => Promise<number>;
 
   constructor(
@@ -94,11 +103,12 @@ export class RedisQuotaCounter implements QuotaCounter {
     redis.defineCommand("quotaRelease", { numberOfKeys: 1, lua: RELEASE });
     redis.defineCommand("quotaRaise", { numberOfKeys: 1, lua: RAISE });
     this.scripts = redis as unknown as QuotaScripts;
+    this.reserveInRedis = perTick((batch: Wanted[]) => this.reserveBatch(batch));
     this.record = perTick((batch: Reserved[]) => this.recordBatch(batch));
   }
 
   async reserve(accountId: string, day: string, dailyQuota: number): Promise<number | null> {
-    const used = await this.reserveInRedis(accountId, day, dailyQuota);
+    const used = await this.reserveInRedis({ accountId, day, dailyQuota });
     if (used === null) return null;
     try {
       await this.record({ accountId, day, used });
@@ -126,7 +136,7 @@ export class RedisQuotaCounter implements QuotaCounter {
     result: string,
     now: number,
   ): Promise<BulkCompletion> {
-    if ((await this.reserveInRedis(item.accountId, day, dailyQuota)) === null) return "quota_exhausted";
+    if ((await this.reserveInRedis({ accountId: item.accountId, day, dailyQuota })) === null) return "quota_exhausted";
     let outcome: BulkCompletion;
     try {
       outcome = await this.store.completeBulkUrl(item, { day, dailyQuota: null }, result, now);
@@ -143,12 +153,31 @@ export class RedisQuotaCounter implements QuotaCounter {
     return `${this.prefix}:quota:${day}:${accountId}`;
   }
 
-  private async reserveInRedis(accountId: string, day: string, dailyQuota: number): Promise<number | null> {
+  /** One Redis call per counter for the turn's reservations; each caller gets its own count, or null. */
+  private async reserveBatch(batch: Wanted[]): Promise<(number | null)[]> {
+    const groups = new Map<string, { wanted: Wanted; callers: number[] }>();
+    batch.forEach((wanted, i) => {
+      const id = `${this.key(wanted.accountId, wanted.day)} ${wanted.dailyQuota}`;
+      const group = groups.get(id);
+      if (group) group.callers.push(i);
+      else groups.set(id, { wanted, callers: [i] });
+    });
+    const results: (number | null)[] = batch.map(() => null);
+    await Promise.all(
+      [...groups.values()].map(async ({ wanted, callers }) => {
+        const [count, granted] = await this.reserveMany(wanted, callers.length);
+        // The first `granted` callers get the counts up to the new total, in order.
+        callers.slice(0, granted).forEach((caller, j) => (results[caller] = count - granted + 1 + j));
+      }),
+    );
+    return results;
+  }
+
+  private async reserveMany({ accountId, day, dailyQuota }: Wanted, wanted: number): Promise<[number, number]> {
     const key = this.key(accountId, day);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const used = await this.scripts.quotaReserve(key, dailyQuota, this.idleMs);
-      if (used === USED_UP) return null;
-      if (used !== NOT_SEEDED && used !== IDLE) return used;
+      const [count, granted] = await this.scripts.quotaReserve(key, dailyQuota, this.idleMs, wanted);
+      if (count !== NOT_SEEDED && count !== IDLE) return [count, granted];
       // Whichever process resyncs first wins; for the others the counter is no longer missing or idle.
       const recorded = await this.store.queriesOn(accountId, day);
       await this.scripts.quotaResync(key, recorded, COUNTER_TTL_MS, this.idleMs);
