@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { freePort } from "./processes.ts";
@@ -40,6 +40,12 @@ export async function dropRedisPrefix(prefix: string, url = REDIS_TEST_URL): Pro
   } finally {
     redis.disconnect();
   }
+}
+
+/** Why startOwnRedis cannot work here (no redis-server binary), or undefined. */
+export function redisServerMissing(): string | undefined {
+  const result = spawnSync("redis-server", ["--version"], { encoding: "utf8" });
+  return result.error ? `redis-server cannot be run: ${result.error.message}` : undefined;
 }
 
 /**

@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { Redis } from "ioredis";
+import { migrate } from "../lib/db/migrate";
+import { SCALE_API_PORT, SCALE_DATABASE, SCALE_ENV, SCALE_SERVER_URL, SCALE_WEB_PORT, SCALE_WORKER_PORT } from "./scale-env";
+
+/**
+ * The webServer command for the scale-out layout (see playwright.config.ts): a fresh PostgreSQL database
+ * and Redis prefix, then the API, a bulk worker and the dashboard as three processes, as the README's
+ * deployment guide runs them. SIGTERM stops them all; if one exits, the others are stopped and this fails.
+ */
+async function fresh(): Promise<void> {
+  const admin = new pg.Client({ connectionString: SCALE_SERVER_URL, connectionTimeoutMillis: 5_000 });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${SCALE_DATABASE}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${SCALE_DATABASE}"`);
+  } finally {
+    await admin.end();
+  }
+  const redis = new Redis(SCALE_ENV.REDIS_URL!);
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${SCALE_ENV.REDIS_PREFIX}:*`, "COUNT", 1000);
+      if (keys.length > 0) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
+  await migrate(SCALE_ENV.DATABASE_URL!);
+}
+
+/** The dashboard's build, which the other webServer's `npm start` makes when it is missing. */
+async function built(): Promise<void> {
+  const buildId = path.resolve(process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID");
+  for (let waited = 0; !fs.existsSync(buildId); waited += 1000) {
+    if (waited > 600_000) throw new Error(`no dashboard build at ${buildId} after 10 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+await Promise.all([fresh(), built()]);
+const children: ChildProcess[] = [];
+let stopping = false;
+function start(name: string, script: string, port: number) {
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    env: { ...process.env, ...SCALE_ENV, PORT: String(port) },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  child.once("exit", (code, signal) => {
+    if (stopping) return;
+    console.error(`scale layout: ${name} exited (${signal ?? code}); stopping the others`);
+    void stop(1);
+  });
+  children.push(child);
+}
+async function stop(code: number) {
+  stopping = true;
+  await Promise.all(
+    children.map((child) =>
+      child.exitCode !== null || child.signalCode !== null
+        ? undefined
+        : new Promise((resolve) => {
+            child.once("exit", resolve);
+            child.kill("SIGTERM");
+          }),
+    ),
+  );
+  process.exit(code);
+}
+process.on("SIGTERM", () => void stop(0));
+process.on("SIGINT", () => void stop(0));
+start("api", "service/main.ts", SCALE_API_PORT);
+start("worker", "service/worker-main.ts", SCALE_WORKER_PORT);
+start("web", "web.ts", SCALE_WEB_PORT);
