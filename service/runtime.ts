@@ -10,7 +10,7 @@ import { BulkWorker } from "./bulk/worker.ts";
 import { memoryCountCache, redisCountCache } from "./counts/cache.ts";
 import { CountService } from "./counts/count-service.ts";
 import { createFacebookAdapter } from "./networks/facebook.ts";
-import { NetworkGuard } from "./networks/guard.ts";
+import { MemoryNetworkGuard, RedisNetworkGuard, type GuardOptions, type NetworkGuard } from "./networks/guard.ts";
 import { createPinterestAdapter } from "./networks/pinterest.ts";
 import { QuotaClock } from "./quota/clock.ts";
 import { storeQuotaCounter } from "./quota/counter.ts";
@@ -53,6 +53,9 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   const store = openStore(env.DATABASE_URL);
   const redis = env.REDIS_URL ? connectRedis(env.REDIS_URL) : null;
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
+  // With Redis, budgets and backoff are shared: the networks limit the app, not each process.
+  const guard = (network: string, budgets: GuardOptions = {}): NetworkGuard =>
+    redis ? new RedisNetworkGuard(redis, `${env.REDIS_PREFIX}:guard:${network}`, budgets) : new MemoryNetworkGuard(budgets);
   const quota = redis ? new RedisQuotaCounter(redis, store, env.REDIS_PREFIX) : storeQuotaCounter(store);
   const counts = new CountService({
     store,
@@ -68,7 +71,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
           accessToken: sandbox ? "sandbox|sandbox" : (env.FACEBOOK_ACCESS_TOKEN ?? ""),
           timeoutMs: env.NETWORK_TIMEOUT_MS,
         }),
-        guard: new NetworkGuard({
+        guard: guard("facebook", {
           perUrlPerHour: env.FACEBOOK_CALLS_PER_URL_PER_HOUR,
           appPerHour: env.FACEBOOK_APP_CALLS_PER_HOUR,
         }),
@@ -79,7 +82,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
           timeoutMs: env.NETWORK_TIMEOUT_MS,
         }),
         // Pinterest publishes no limit; it still gets backoff when it answers 429.
-        guard: new NetworkGuard(),
+        guard: guard("pinterest"),
       },
     },
   });
