@@ -12,6 +12,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { Redis } from "ioredis";
+import { deleteKeysUnder } from "../lib/redis/redis.ts";
 import {
   cachedAnswer,
   createDedicatedAccount,
@@ -53,12 +54,7 @@ async function admin(sql: string): Promise<void> {
 async function dropRedisPrefix(prefix: string): Promise<void> {
   const redis = new Redis(REDIS_URL);
   try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== "0");
+    await deleteKeysUnder(redis, prefix);
   } finally {
     redis.disconnect();
   }

@@ -4,6 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { Redis } from "ioredis";
 import { migrate } from "../lib/db/migrate";
+import { deleteKeysUnder } from "../lib/redis/redis";
 import { SCALE_API_PORT, SCALE_DATABASE, SCALE_ENV, SCALE_SERVER_URL, SCALE_WEB_PORT, SCALE_WORKER_PORT } from "./scale-env";
 
 /**
@@ -22,12 +23,7 @@ async function fresh(): Promise<void> {
   }
   const redis = new Redis(SCALE_ENV.REDIS_URL!);
   try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${SCALE_ENV.REDIS_PREFIX}:*`, "COUNT", 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== "0");
+    await deleteKeysUnder(redis, SCALE_ENV.REDIS_PREFIX!);
   } finally {
     redis.disconnect();
   }

@@ -10,7 +10,7 @@ import { BulkWorker } from "./bulk/worker.ts";
 import { memoryCountCache, redisCountCache } from "./counts/cache.ts";
 import { CountService } from "./counts/count-service.ts";
 import { createFacebookAdapter } from "./networks/facebook.ts";
-import { MemoryNetworkGuard, RedisNetworkGuard, type GuardOptions, type NetworkGuard } from "./networks/guard.ts";
+import { NetworkGuard, type GuardOptions } from "./networks/guard.ts";
 import { createPinterestAdapter } from "./networks/pinterest.ts";
 import { QuotaClock } from "./quota/clock.ts";
 import { storeQuotaCounter } from "./quota/counter.ts";
@@ -54,8 +54,8 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   const redis = env.REDIS_URL ? connectRedis(env.REDIS_URL) : null;
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
   // With Redis, budgets and backoff are shared: the networks limit the app, not each process.
-  const guard = (network: string, budgets: GuardOptions = {}): NetworkGuard =>
-    redis ? new RedisNetworkGuard(redis, `${env.REDIS_PREFIX}:guard:${network}`, budgets) : new MemoryNetworkGuard(budgets);
+  const guard = (network: string, budgets: GuardOptions = {}) =>
+    new NetworkGuard(redis ? { kind: "redis", redis, prefix: `${env.REDIS_PREFIX}:guard:${network}` } : { kind: "memory" }, budgets);
   const quota = redis ? new RedisQuotaCounter(redis, store, env.REDIS_PREFIX) : storeQuotaCounter(store);
   const counts = new CountService({
     store,

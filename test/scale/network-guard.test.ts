@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectRedis } from "../../lib/redis/redis.ts";
-import { RedisNetworkGuard } from "../../service/networks/guard.ts";
+import { NetworkGuard } from "../../service/networks/guard.ts";
 import { dropRedisPrefix, REDIS_TEST_URL, testRedisPrefix } from "../support/redis.ts";
 
 /*
@@ -21,11 +21,11 @@ afterAll(async () => {
   await dropRedisPrefix(prefix);
 });
 
-describe("RedisNetworkGuard", () => {
+describe("NetworkGuard on Redis", () => {
   it("shares the per-URL and app-wide budgets between processes", async () => {
     const options = { perUrlPerHour: 3, appPerHour: 5 };
-    const a = new RedisNetworkGuard(redisA, `${prefix}:budgets`, options);
-    const b = new RedisNetworkGuard(redisB, `${prefix}:budgets`, options);
+    const a = new NetworkGuard({ kind: "redis", redis: redisA, prefix: `${prefix}:budgets` }, options);
+    const b = new NetworkGuard({ kind: "redis", redis: redisB, prefix: `${prefix}:budgets` }, options);
     const url = "https://example.com/shared";
     expect(await a.refusal(url)).toBeNull();
     expect(await b.refusal(url)).toBeNull();
@@ -37,8 +37,8 @@ describe("RedisNetworkGuard", () => {
   });
 
   it("makes every process back off after one of them was throttled, longer each time, until a good answer", async () => {
-    const a = new RedisNetworkGuard(redisA, `${prefix}:backoff`);
-    const b = new RedisNetworkGuard(redisB, `${prefix}:backoff`);
+    const a = new NetworkGuard({ kind: "redis", redis: redisA, prefix: `${prefix}:backoff` });
+    const b = new NetworkGuard({ kind: "redis", redis: redisB, prefix: `${prefix}:backoff` });
     expect(await b.refusal("https://example.com/x")).toBeNull();
     await a.record({ ok: false, failure: "throttled" });
     expect(await b.refusal("https://example.com/x")).toMatch(/^backing off after throttling for (29|30) s$/);

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
+import { deleteKeysUnder } from "../../lib/redis/redis.ts";
 import { freePort } from "./processes.ts";
 
 /** The Redis server the scale-out tests use (see the stack guide); each test works under its own key prefix. */
@@ -31,12 +32,7 @@ export async function dropRedisPrefix(prefix: string, url = REDIS_TEST_URL): Pro
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
   redis.on("error", () => {});
   try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== "0");
+    await deleteKeysUnder(redis, prefix);
   } finally {
     redis.disconnect();
   }
