@@ -12,12 +12,13 @@ import { SCALE_API_PORT, SCALE_DATABASE, SCALE_ENV, SCALE_SERVER_URL, SCALE_WEB_
  * and Redis prefix, then the API, a bulk worker and the dashboard as three processes, as the README's
  * deployment guide runs them. SIGTERM stops them all; if one exits, the others are stopped and this fails.
  */
-async function fresh(): Promise<void> {
+/** Drops the layout's database and Redis keys, and with `create` makes an empty database again. */
+async function clear(create: boolean): Promise<void> {
   const admin = new pg.Client({ connectionString: SCALE_SERVER_URL, connectionTimeoutMillis: 5_000 });
   await admin.connect();
   try {
     await admin.query(`DROP DATABASE IF EXISTS "${SCALE_DATABASE}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${SCALE_DATABASE}"`);
+    if (create) await admin.query(`CREATE DATABASE "${SCALE_DATABASE}"`);
   } finally {
     await admin.end();
   }
@@ -27,6 +28,10 @@ async function fresh(): Promise<void> {
   } finally {
     redis.disconnect();
   }
+}
+
+async function fresh(): Promise<void> {
+  await clear(true);
   await migrate(SCALE_ENV.DATABASE_URL!);
 }
 
@@ -66,6 +71,7 @@ async function stop(code: number) {
           }),
     ),
   );
+  await clear(false).catch((error: unknown) => console.error("scale layout: could not clean up", error));
   process.exit(code);
 }
 process.on("SIGTERM", () => void stop(0));

@@ -118,3 +118,24 @@ describe("DATABASE_URL", () => {
     expect(envError({ DATABASE_URL: "./data/x.db" })).toMatch(/^\s*DATABASE_URL: /m);
   });
 });
+
+describe("REDIS_URL", () => {
+  const pg = "postgresql://postgres@127.0.0.1:5432/sharecount";
+
+  it("switches on with PostgreSQL, with its prefix and the bulk lock", () => {
+    const env = parseEnv({ DATABASE_URL: pg, REDIS_URL: "redis://:pw@cache.internal:6379/2", BULK_LOCK_MS: "5000" });
+    expect(env).toMatchObject({ REDIS_URL: "redis://:pw@cache.internal:6379/2", REDIS_PREFIX: "sharecount", BULK_LOCK_MS: 5000 });
+    expect(parseEnv({ DATABASE_URL: pg, REDIS_URL: "rediss://cache.internal" }).REDIS_URL).toBe("rediss://cache.internal");
+    expect(parseEnv({}).REDIS_URL).toBeUndefined();
+  });
+
+  it("is refused with SQLite (Redis is for several processes, SQLite for one)", () => {
+    expect(envError({ REDIS_URL: "redis://127.0.0.1:6379" })).toMatch(/^\s*REDIS_URL: needs DATABASE_URL to be PostgreSQL/m);
+  });
+
+  it("refuses other schemes, prefixes Redis keys cannot carry, and locks under a second", () => {
+    expect(envError({ DATABASE_URL: pg, REDIS_URL: "http://127.0.0.1:6379" })).toMatch(/^\s*REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/m);
+    expect(envError({ REDIS_PREFIX: "a b" })).toMatch(/^\s*REDIS_PREFIX: /m);
+    expect(envError({ BULK_LOCK_MS: "500" })).toMatch(/^\s*BULK_LOCK_MS: /m);
+  });
+});
