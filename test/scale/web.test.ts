@@ -1,0 +1,52 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, TSX } from "../support/admin-cli.ts";
+import { freePort, startChild, waitHealthy } from "../support/processes.ts";
+import { scaleDeployment } from "./deployment.ts";
+
+/*
+ * `npm run start:web`: the dashboard alone, calling an API process (e2e/scale.spec.ts signs in through it).
+ */
+
+let deployment: Awaited<ReturnType<typeof scaleDeployment>>;
+
+beforeAll(async () => {
+  // The dashboard's build (npm test makes it before Vitest; this is a no-op then).
+  await promisify(execFile)(TSX, ["scripts/ensure-build.ts"], { cwd: ROOT });
+  deployment = await scaleDeployment();
+}, 600_000);
+afterAll(() => deployment?.close());
+
+describe("start:web", () => {
+  it("refuses to start without SHARECOUNT_API_URL, saying so", async () => {
+    const web = startChild("web", "web.ts", { ...deploymentEnv(), PORT: String(await freePort()) });
+    deployment.children.push(web);
+    expect(await web.exited).toEqual({ code: 1, signal: null });
+    expect(web.output.join("")).toMatch(/SHARECOUNT_API_URL: is required by start:web/);
+  });
+
+  it("serves the dashboard against the API process, answers its health check, and exits 0 on SIGTERM", async () => {
+    const api = await deployment.api("api");
+    const port = await freePort();
+    const web = startChild("web", "web.ts", { ...deploymentEnv(), PORT: String(port), SHARECOUNT_API_URL: api.url });
+    deployment.children.push(web);
+    const base = `http://127.0.0.1:${port}`;
+    await waitHealthy(`${base}/healthz`, web, 120_000);
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "up" });
+    const signIn = await fetch(`${base}/sign-in`);
+    expect(signIn.status).toBe(200);
+    expect(await signIn.text()).toContain("Sign in");
+    // API paths are the API processes' business, not the dashboard's.
+    expect((await fetch(`${base}/v1.0/status`)).status).toBe(404);
+    web.process.kill("SIGTERM");
+    expect(await web.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+function deploymentEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOST: "127.0.0.1", ...deployment.env };
+  delete env.NODE_OPTIONS;
+  delete env.SHARECOUNT_API_URL;
+  return env;
+}
