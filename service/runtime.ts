@@ -4,6 +4,7 @@ import type { Env } from "../lib/env.ts";
 import { closeRedis, connectRedis } from "../lib/redis/redis.ts";
 import { createApiApp } from "./app.ts";
 import { Authenticator } from "./http/auth.ts";
+import type { BulkCountDeps } from "./bulk/count-bulk-url.ts";
 import { BulkQueue } from "./bulk/queue.ts";
 import { BulkQueueWorker } from "./bulk/queue-worker.ts";
 import { BulkWorker } from "./bulk/worker.ts";
@@ -36,8 +37,6 @@ export interface ServiceRuntime {
 export interface RuntimeOptions {
   /** Run a bulk worker in this process (default true). */
   worker?: boolean;
-  /** How often a queue worker checks jobs for progress (tests shorten it). */
-  sweepMs?: number;
 }
 
 /**
@@ -120,10 +119,8 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   };
 }
 
-type CountDeps = ConstructorParameters<typeof BulkWorker>[0];
-
 /** Without Redis: workers take queued URLs straight from the database; a submission wakes this process's. */
-function pollingBulk(env: Env, options: RuntimeOptions, deps: Omit<CountDeps, "concurrency" | "retentionDays">) {
+function pollingBulk(env: Env, options: RuntimeOptions, deps: BulkCountDeps) {
   const worker =
     options.worker === false
       ? null
@@ -136,7 +133,7 @@ function pollingBulk(env: Env, options: RuntimeOptions, deps: Omit<CountDeps, "c
 }
 
 /** With Redis: URLs go through the BullMQ queue to every worker process. */
-function queueBulk(env: Env, options: RuntimeOptions, deps: Omit<CountDeps, "concurrency" | "retentionDays">) {
+function queueBulk(env: Env, options: RuntimeOptions, deps: BulkCountDeps) {
   // The queue's connection fails fast like the API's (a submission must not hang while Redis is away); the
   // worker's waits for Redis instead, as BullMQ requires of the connection it blocks on.
   const queueConnection = connectRedis(env.REDIS_URL!, { enableAutoPipelining: false });
@@ -154,7 +151,6 @@ function queueBulk(env: Env, options: RuntimeOptions, deps: Omit<CountDeps, "con
         concurrency: env.BULK_CONCURRENCY,
         lockMs: env.BULK_LOCK_MS,
         retentionDays: env.BULK_RETENTION_DAYS,
-        sweepMs: options.sweepMs,
       })
     : null;
   return {

@@ -13,11 +13,11 @@ export interface BulkQueueWorkerOptions extends BulkCountDeps {
   /** How long a URL stays locked to a worker that stopped renewing the lock (killed, frozen). */
   lockMs: number;
   retentionDays: number;
-  /** How often jobs are checked for progress (see sweep). */
-  sweepMs?: number;
 }
 
 const HOUR = 3600_000;
+/** How often jobs are checked for progress (see sweep). */
+const SWEEP_MS = 5_000;
 const QUIET_MS = 5 * 60_000;
 
 /**
@@ -54,7 +54,7 @@ export class BulkQueueWorker {
       maxStalledCount: Number.MAX_SAFE_INTEGER,
     });
     this.worker.on("error", (error) => console.error("bulk worker:", error.message));
-    this.sweepTimer = setInterval(() => void this.sweep(), options.sweepMs ?? 5_000);
+    this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_MS);
     this.cleanupTimer = setInterval(() => void deleteExpiredBulkJobs(options.store, options.retentionDays), HOUR);
     void this.sweep();
     void deleteExpiredBulkJobs(options.store, options.retentionDays);
