@@ -6,10 +6,13 @@
  * - Bulk throughput with one and with two worker processes (`service/worker-main.ts`), a 10,000-URL job
  *   each, against the sandbox at 100 ms upstream latency. This is latency-bound, so two workers should come
  *   close to twice one.
- * Figures, not assertions: these machines are shared and noisy. A failed check (non-2xx under load, a URL
+ * Figures, not assertions: these machines are shared and noisy. Each phase also reports how idle the
+ * machine's cores were, since everything (load generator, PostgreSQL, Redis, the processes) shares them:
+ * a second process cannot add throughput where no core is idle. A failed check (non-2xx under load, a URL
  * not answered or counted once) fails the run.
  */
 import { randomBytes } from "node:crypto";
+import os from "node:os";
 import pg from "pg";
 import { Redis } from "ioredis";
 import { deleteKeysUnder } from "../lib/redis/redis.ts";
@@ -85,6 +88,25 @@ async function main(): Promise<number> {
   }
 }
 
+/** The machine's CPU time so far (all cores): to tell how idle it was during a phase. */
+function cpuTimes(): { idle: number; total: number } {
+  let idle = 0;
+  let total = 0;
+  for (const { times } of os.cpus()) {
+    idle += times.idle;
+    total += times.user + times.nice + times.sys + times.idle + times.irq;
+  }
+  return { idle, total };
+}
+
+/** Runs `phase` and says how idle the machine's cores were meanwhile (0: every core was busy). */
+async function withIdle<T>(phase: () => Promise<T>): Promise<[T, number]> {
+  const before = cpuTimes();
+  const result = await phase();
+  const after = cpuTimes();
+  return [result, (after.idle - before.idle) / Math.max(1, after.total - before.total)];
+}
+
 async function start(name: string, script: string, env: Record<string, string>, health: string) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -125,8 +147,8 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
   children.push(a.child, b.child);
   const url = (base: string) => `${base}${QUERY}&apikey=${apiKey}`;
   const answer = await cachedAnswer(url(a.base));
-  const one = await measure("one API process", [url(a.base)]);
-  const two = await measure("two API processes", [url(a.base), url(b.base)]);
+  const [one, oneIdle] = await withIdle(() => measure("one API process", [url(a.base)]));
+  const [two, twoIdle] = await withIdle(() => measure("two API processes", [url(a.base), url(b.base)]));
   await stopChild(b.child);
   const bare = await startBareReplay(answer);
   const bareResult = await measure("bare node:http", [`${bare.base}${QUERY}&apikey=${apiKey}`]);
@@ -137,7 +159,7 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
 
   // Bulk: one worker, then two, each on a job of its own (its own account, so the quota check is exact).
   const workerEnv = { ...env, SANDBOX_LATENCY_MS: String(LATENCY_MS), BULK_CONCURRENCY: String(CONCURRENCY) };
-  const bulk: { workers: number; wallMs: number }[] = [];
+  const bulk: { workers: number; wallMs: number; idle: number }[] = [];
   const running: Child[] = [];
   for (const workers of [1, 2]) {
     while (running.length < workers) {
@@ -146,32 +168,40 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
     const key = await createDedicatedAccount(databaseUrl, `bench-bulk-${workers}@example.com`);
     const urls = Array.from({ length: URLS }, (_, i) => `https://example.com/scale-${workers}/${i}`);
     log(`bulk with ${workers} worker(s): ${URLS} URLs, latency ${LATENCY_MS} ms, concurrency ${CONCURRENCY} each`);
-    const result = await runBulkJob(a.base, key, urls, { pollMs: 100, deadlineMs: 600_000 });
+    const [result, idle] = await withIdle(() => runBulkJob(a.base, key, urls, { pollMs: 100, deadlineMs: 600_000 }));
     problems.push(...result.problems.map((p) => `${workers} worker(s): ${p}`));
-    bulk.push({ workers, wallMs: result.wallMs });
+    bulk.push({ workers, wallMs: result.wallMs, idle });
   }
   for (const child of [...children, ...running]) await stopChild(child);
 
   // Report.
   const ratio = (r: LoadResult) => r.rps / bareResult.rps;
-  const row = (name: string, r: LoadResult, showRatio: boolean) =>
-    [name.padEnd(20), r.rps.toFixed(0).padStart(10), r.p99Ms.toFixed(0).padStart(8), (showRatio ? ratio(r).toFixed(3) : "").padStart(10)].join("  ");
+  const percent = (share: number) => `${(share * 100).toFixed(0)} %`;
+  const row = (name: string, r: LoadResult, idle?: number) =>
+    [
+      name.padEnd(20),
+      r.rps.toFixed(0).padStart(10),
+      r.p99Ms.toFixed(0).padStart(8),
+      (idle === undefined ? "" : ratio(r).toFixed(3)).padStart(10),
+      (idle === undefined ? "" : percent(idle)).padStart(9),
+    ].join("  ");
   const bulkOne = bulk[0]!;
   const bulkTwo = bulk[1]!;
   const perSecond = (wallMs: number) => URLS / (wallMs / 1000);
   const bound = (workers: number) => (CONCURRENCY * workers * 1000) / LATENCY_MS;
   console.log("");
+  console.log(`machine: ${os.cpus().length} cores, shared by the load generator, PostgreSQL, Redis and the processes measured`);
   console.log(`cached GET ${QUERY} on PostgreSQL + Redis (${CONNECTIONS} connections, ${SECONDS} s each)`);
-  console.log(["target".padEnd(20), "req/s avg".padStart(10), "p99 ms".padStart(8), "vs bare".padStart(10)].join("  "));
-  console.log(row("one API process", one, true));
-  console.log(row("two API processes", two, true));
-  console.log(row("bare node:http", bareResult, false));
+  console.log(["target".padEnd(20), "req/s avg".padStart(10), "p99 ms".padStart(8), "vs bare".padStart(10), "CPU idle".padStart(9)].join("  "));
+  console.log(row("one API process", one, oneIdle));
+  console.log(row("two API processes", two, twoIdle));
+  console.log(row("bare node:http", bareResult));
   console.log(`two/one: ${(two.rps / one.rps).toFixed(3)}`);
   console.log("");
   console.log(`bulk: ${URLS} URLs per job, ${LATENCY_MS} ms upstream latency, BULK_CONCURRENCY ${CONCURRENCY} per worker`);
-  for (const { workers, wallMs } of bulk) {
+  for (const { workers, wallMs, idle } of bulk) {
     console.log(
-      `  ${workers} worker(s): ${(wallMs / 1000).toFixed(2)} s, ${perSecond(wallMs).toFixed(0)} URLs/s (bound ${bound(workers).toFixed(0)} URLs/s: ${(perSecond(wallMs) / bound(workers)).toFixed(3)})`,
+      `  ${workers} worker(s): ${(wallMs / 1000).toFixed(2)} s, ${perSecond(wallMs).toFixed(0)} URLs/s (bound ${bound(workers).toFixed(0)} URLs/s: ${(perSecond(wallMs) / bound(workers)).toFixed(3)}), CPU idle ${percent(idle)}`,
     );
   }
   console.log(`  two/one: ${(perSecond(bulkTwo.wallMs) / perSecond(bulkOne.wallMs)).toFixed(3)} (latency-bound: close to 2 expected)`);
@@ -187,6 +217,8 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
         bare_rps: Math.round(bareResult.rps),
         one_ratio: Number(ratio(one).toFixed(3)),
         two_ratio: Number(ratio(two).toFixed(3)),
+        one_cpu_idle: Number(oneIdle.toFixed(3)),
+        two_cpu_idle: Number(twoIdle.toFixed(3)),
       },
       bulk: {
         urls: URLS,
@@ -195,6 +227,8 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
         one_worker_s: Number((bulkOne.wallMs / 1000).toFixed(3)),
         two_workers_s: Number((bulkTwo.wallMs / 1000).toFixed(3)),
         two_over_one: Number((perSecond(bulkTwo.wallMs) / perSecond(bulkOne.wallMs)).toFixed(3)),
+        one_worker_cpu_idle: Number(bulkOne.idle.toFixed(3)),
+        two_workers_cpu_idle: Number(bulkTwo.idle.toFixed(3)),
       },
       verified: problems.length === 0,
     }),
