@@ -139,3 +139,11 @@ describe("REDIS_URL", () => {
     expect(envError({ BULK_LOCK_MS: "500" })).toMatch(/^\s*BULK_LOCK_MS: /m);
   });
 });
+
+describe("TRUSTED_PROXIES", () => {
+  it("is a list of addresses and ranges, empty by default", () => {
+    expect(parseEnv({}).TRUSTED_PROXIES).toEqual([]);
+    expect(parseEnv({ TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.10" }).TRUSTED_PROXIES).toEqual(["10.0.0.0/8", "192.0.2.10"]);
+    expect(envError({ TRUSTED_PROXIES: "10.0.0.0/8, lb.internal" })).toMatch(/^\s*TRUSTED_PROXIES: /m);
+  });
+});

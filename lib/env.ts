@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isAddressOrRange } from "./auth/client-ip.ts";
 import { isPostgresUrl } from "./db/postgres-url.ts";
 import { DEFAULT_DATABASE_URL } from "./db/sqlite-url.ts";
 
@@ -69,6 +70,13 @@ const schema = z
     // Dashboard: the server secret (API keys at rest, sessions), and where its server routes reach the API.
     SHARECOUNT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     SHARECOUNT_API_URL: httpUrl.optional(),
+    // The load balancers in front of the dashboard (IPs or CIDRs, comma-separated): their X-Forwarded-For
+    // names the client, for the sign-in rate limits. Empty: the socket's address is the client's.
+    TRUSTED_PROXIES: z
+      .string()
+      .default("")
+      .transform((list) => list.split(",").map((entry) => entry.trim()).filter(Boolean))
+      .refine((entries) => entries.every(isAddressOrRange), "must be IP addresses or CIDR ranges, comma-separated"),
     AUTH_GITHUB_ID: z.string().optional(),
     AUTH_GITHUB_SECRET: z.string().optional(),
     AUTH_GOOGLE_ID: z.string().optional(),

@@ -41,13 +41,25 @@ export async function drain(server: http.Server): Promise<void> {
   clearInterval(sweeper);
 }
 
-/** On SIGTERM or SIGINT: runs `stop` once (finish in-flight work, close connections), then exits 0. */
+/** Past this, a process that could not finish its work (its database or Redis gone) exits anyway. */
+const STOP_DEADLINE_MS = 14_000;
+
+/**
+ * On SIGTERM or SIGINT: runs `stop` once (finish in-flight work, close connections), then exits 0; exits 1
+ * if stopping fails or takes longer than STOP_DEADLINE_MS (what was not finished is recovered elsewhere:
+ * unanswered requests were not counted, and a worker's URLs go back to the queue).
+ */
 export function onShutdown(stop: () => Promise<void>): void {
   let stopping = false;
   const handle = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(JSON.stringify({ event: "stopping", signal }));
+    const deadline = setTimeout(() => {
+      console.error(`could not stop within ${STOP_DEADLINE_MS / 1000} s; exiting anyway`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS);
+    deadline.unref();
     try {
       await stop();
     } catch (error) {

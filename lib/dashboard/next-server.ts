@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import type { Env } from "../env.ts";
-import { CLIENT_IP_HEADER } from "../auth/client-ip.ts";
+import { CLIENT_IP_HEADER, clientAddressResolver } from "../auth/client-ip.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -12,9 +12,11 @@ export async function dashboardListener(env: Env, port: number): Promise<http.Re
   const dashboard = next({ dev: false, dir: root, hostname: env.HOST, port });
   await dashboard.prepare();
   const handle = dashboard.getRequestHandler();
+  const clientAddress = clientAddressResolver(env.TRUSTED_PROXIES);
   return (req, res) => {
-    // Sign-in rate limits key on the client's address: from the socket, never from what the client sends.
-    req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
+    // Sign-in rate limits key on the client's address: from the socket (or what trusted proxies say of it),
+    // never from what the client sends.
+    req.headers[CLIENT_IP_HEADER] = clientAddress(req);
     void handle(req, res);
   };
 }

@@ -18,6 +18,11 @@ export function connectRedis(url: string, options: RedisOptions = {}): Redis {
   return redis;
 }
 
+/** Redis answered, but not in a way that lets the request be served now (a 503). */
+export class RedisUnavailableError extends Error {
+  override name = "RedisUnavailableError";
+}
+
 const UNAVAILABLE = [
   /Connection is closed/i,
   /Stream isn't writeable/i,
@@ -26,12 +31,15 @@ const UNAVAILABLE = [
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH/,
   /^LOADING /,
   /^MASTERDOWN /,
+  // Out of memory under noeviction, or a replica after a failover: Redis is up but cannot take writes.
+  /^OOM /,
+  /^READONLY /,
 ];
 
 /** Whether an error means Redis could not be reached or used right now (a 503), rather than a bug. */
 export function isRedisUnavailableError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  if (error.name === "MaxRetriesPerRequestError") return true;
+  if (error instanceof RedisUnavailableError || error.name === "MaxRetriesPerRequestError") return true;
   return UNAVAILABLE.some((pattern) => pattern.test(error.message));
 }
 

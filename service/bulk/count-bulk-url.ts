@@ -13,7 +13,7 @@ export interface BulkCountDeps {
   plans: AccountCache<PlanLimits>;
 }
 
-/** `paused`: the account's quota is used up; its jobs wait, URLs still queued, until `until` (the reset). */
+/** `paused`: the account's quota is used up; its jobs wait, URLs still queued, until `until` (see pauseAccount). */
 export type BulkUrlOutcome = { kind: "done" } | { kind: "paused"; until: number } | { kind: "gone" };
 
 /**
@@ -26,18 +26,29 @@ export async function countBulkUrl(deps: BulkCountDeps, item: QueuedBulkUrl): Pr
   const plan = await planOf();
   if (!plan) return { kind: "gone" };
   const { day, resetsAt } = clock.today();
-  if ((await quota.used(item.accountId, day)) >= plan.dailyQuota) return pause(store, item.accountId, resetsAt);
+  const pause = (dailyQuota: number) => pauseAccount(store, item.accountId, day, dailyQuota, resetsAt);
+  if ((await quota.used(item.accountId, day)) >= plan.dailyQuota) return pause(plan.dailyQuota);
   const lookup = await counts.lookup(item.countUrl);
   // The plan may have changed while the networks were asked (a raised plan also unpauses the account's
   // jobs): complete against the plan as it is now, or a stale quota would pause the job until midnight.
   const current = await planOf();
   if (!current) return { kind: "gone" };
   const outcome = await quota.completeBulkUrl(item, day, current.dailyQuota, JSON.stringify(lookup.counts), Date.now());
-  if (outcome === "quota_exhausted") return pause(store, item.accountId, resetsAt);
+  if (outcome === "quota_exhausted") return pause(current.dailyQuota);
   return { kind: "done" };
 }
 
-async function pause(store: Store, accountId: string, until: number): Promise<BulkUrlOutcome> {
+/** Longer than a quota counter takes to give back reservations nobody answered (see RedisQuotaCounter). */
+const RECHECK_MS = 2 * 60_000;
+
+/**
+ * Pauses the account's jobs until the quota resets, when the database says the quota is used up. The
+ * shared counters may run ahead of the database for a while (reservations in flight, or made by a process
+ * that died); then the jobs only wait a couple of minutes and look again.
+ */
+async function pauseAccount(store: Store, accountId: string, day: string, dailyQuota: number, resetsAt: number): Promise<BulkUrlOutcome> {
+  const usedUp = (await store.queriesOn(accountId, day)) >= dailyQuota;
+  const until = usedUp ? resetsAt : Math.min(resetsAt, Date.now() + RECHECK_MS);
   await store.pauseBulkJobs(accountId, until);
   return { kind: "paused", until };
 }

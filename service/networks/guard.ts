@@ -103,30 +103,35 @@ redis.call('HSET', KEYS[1], 'ms', ms, 'until', tonumber(ARGV[1]) + ms)
 redis.call('PEXPIRE', KEYS[1], 4 * tonumber(ARGV[3]))
 return ms`;
 
+// KEYS[1] the backoff hash. Writes only when there is a pause to forget (most answers are good ones).
+const RESET = `
+if tonumber(redis.call('HGET', KEYS[1], 'ms') or '0') > 0 then redis.call('HSET', KEYS[1], 'ms', 0) end
+return 0`;
+
+interface BackoffScripts {
+  guardBackoff(key: string, now: number, initialMs: number, maxMs: number): Promise<number>;
+  guardReset(key: string): Promise<number>;
+}
+
 class RedisBackoff implements Backoff {
-  private readonly script: { guardBackoff(key: string, now: number, initialMs: number, maxMs: number): Promise<number> };
-  /** The pause last seen here: a good answer only writes to Redis when there is one to reset. */
-  private seenMs = 0;
+  private readonly scripts: BackoffScripts;
 
   constructor(
     private readonly redis: Redis,
     private readonly key: string,
   ) {
     redis.defineCommand("guardBackoff", { numberOfKeys: 1, lua: EXTEND });
-    this.script = redis as unknown as RedisBackoff["script"];
+    redis.defineCommand("guardReset", { numberOfKeys: 1, lua: RESET });
+    this.scripts = redis as unknown as BackoffScripts;
   }
 
   async remainingMs() {
-    const [ms, until] = await this.redis.hmget(this.key, "ms", "until");
-    this.seenMs = Number(ms ?? 0);
-    return Number(until ?? 0) - Date.now();
+    return Number((await this.redis.hget(this.key, "until")) ?? 0) - Date.now();
   }
   async reset() {
-    if (this.seenMs === 0) return;
-    this.seenMs = 0;
-    await this.redis.hset(this.key, "ms", 0);
+    await this.scripts.guardReset(this.key);
   }
   async extend() {
-    this.seenMs = await this.script.guardBackoff(this.key, Date.now(), BACKOFF_INITIAL_MS, BACKOFF_MAX_MS);
+    await this.scripts.guardBackoff(this.key, Date.now(), BACKOFF_INITIAL_MS, BACKOFF_MAX_MS);
   }
 }

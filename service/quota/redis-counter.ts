@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { RedisUnavailableError } from "../../lib/redis/redis.ts";
 import { perTick } from "../store/per-tick.ts";
 import type { BulkCompletion, Store } from "../store/types.ts";
 import type { QuotaCounter } from "./counter.ts";
@@ -57,6 +58,11 @@ interface QuotaScripts {
   quotaRaise(key: string, atLeast: number): Promise<number>;
 }
 
+/** A reservation whose counter could not be reached: its caller gets the error. */
+class Failed {
+  constructor(readonly error: unknown) {}
+}
+
 interface Wanted {
   accountId: string;
   day: string;
@@ -89,7 +95,7 @@ interface Reserved {
  */
 export class RedisQuotaCounter implements QuotaCounter {
   private readonly scripts: QuotaScripts;
-  private readonly reserveInRedis: (wanted: Wanted) => Promise<number | null>;
+  private readonly reserveBatched: (wanted: Wanted) => Promise<number | null | Failed>;
   private readonly record: (reserved: Reserved) => Promise<number>;
 
   constructor(
@@ -103,7 +109,7 @@ export class RedisQuotaCounter implements QuotaCounter {
     redis.defineCommand("quotaRelease", { numberOfKeys: 1, lua: RELEASE });
     redis.defineCommand("quotaRaise", { numberOfKeys: 1, lua: RAISE });
     this.scripts = redis as unknown as QuotaScripts;
-    this.reserveInRedis = perTick((batch: Wanted[]) => this.reserveBatch(batch));
+    this.reserveBatched = perTick((batch: Wanted[]) => this.reserveBatch(batch));
     this.record = perTick((batch: Reserved[]) => this.recordBatch(batch));
   }
 
@@ -153,8 +159,17 @@ export class RedisQuotaCounter implements QuotaCounter {
     return `${this.prefix}:quota:${day}:${accountId}`;
   }
 
-  /** One Redis call per counter for the turn's reservations; each caller gets its own count, or null. */
-  private async reserveBatch(batch: Wanted[]): Promise<(number | null)[]> {
+  private async reserveInRedis(wanted: Wanted): Promise<number | null> {
+    const result = await this.reserveBatched(wanted);
+    if (result instanceof Failed) throw result.error;
+    return result;
+  }
+
+  /**
+   * One Redis call per counter for the turn's reservations; each caller gets its own count, or null. A
+   * counter that fails fails its own callers only: the others' reservations are made and must be kept.
+   */
+  private async reserveBatch(batch: Wanted[]): Promise<(number | null | Failed)[]> {
     const groups = new Map<string, { wanted: Wanted; callers: number[] }>();
     batch.forEach((wanted, i) => {
       const id = `${this.key(wanted.accountId, wanted.day)} ${wanted.dailyQuota}`;
@@ -162,12 +177,16 @@ export class RedisQuotaCounter implements QuotaCounter {
       if (group) group.callers.push(i);
       else groups.set(id, { wanted, callers: [i] });
     });
-    const results: (number | null)[] = batch.map(() => null);
+    const results: (number | null | Failed)[] = batch.map(() => null);
     await Promise.all(
       [...groups.values()].map(async ({ wanted, callers }) => {
-        const [count, granted] = await this.reserveMany(wanted, callers.length);
-        // The first `granted` callers get the counts up to the new total, in order.
-        callers.slice(0, granted).forEach((caller, j) => (results[caller] = count - granted + 1 + j));
+        try {
+          const [count, granted] = await this.reserveMany(wanted, callers.length);
+          // The first `granted` callers get the counts up to the new total, in order.
+          callers.slice(0, granted).forEach((caller, j) => (results[caller] = count - granted + 1 + j));
+        } catch (error) {
+          for (const caller of callers) results[caller] = new Failed(error);
+        }
       }),
     );
     return results;
@@ -182,13 +201,14 @@ export class RedisQuotaCounter implements QuotaCounter {
       const recorded = await this.store.queriesOn(accountId, day);
       await this.scripts.quotaResync(key, recorded, COUNTER_TTL_MS, this.idleMs);
     }
-    throw new Error(`quota counter ${key} could not be seeded from the database`);
+    throw new RedisUnavailableError(`quota counter ${key} could not be seeded from the database`);
   }
 
   /**
    * Adds the turn's reservations to the database rows, then raises each Redis counter to at least its
    * row's total. That is a no-op while Redis is ahead, and it catches a counter re-seeded in a restart
-   * while reservations counted by the previous Redis were still on their way to the database.
+   * while reservations counted by the previous Redis were still on their way to the database. The raise
+   * is a repair, best effort: once the rows are written the queries are counted and will be answered.
    */
   private async recordBatch(batch: Reserved[]): Promise<number[]> {
     const totals = await this.store.addQueries(batch.map((r) => ({ accountId: r.accountId, day: r.day, queries: 1 })));
@@ -197,7 +217,11 @@ export class RedisQuotaCounter implements QuotaCounter {
       const key = this.key(r.accountId, r.day);
       rows.set(key, Math.max(rows.get(key) ?? 0, totals[i]!));
     });
-    await Promise.all([...rows].map(([key, total]) => this.scripts.quotaRaise(key, total)));
+    await Promise.all(
+      [...rows].map(([key, total]) =>
+        this.scripts.quotaRaise(key, total).catch((error: unknown) => console.error(`quota counter ${key}: raise failed`, error)),
+      ),
+    );
     return batch.map((r) => r.used);
   }
 }

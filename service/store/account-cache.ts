@@ -1,10 +1,13 @@
 import { LRUCache } from "lru-cache";
 import type { Store } from "./types.ts";
 
+/** However the version behaves, an entry is read again after this long. */
+const MAX_AGE_MS = 60_000;
+
 /**
- * Values read from accounts, plans and whitelists, kept while the store's accounts version stays the same.
- * Each entry remembers the version current when its read began: a read that raced with a change (and
- * finished after the version moved) is never served.
+ * Values read from accounts, plans and whitelists, kept while the store's accounts version stays the same
+ * (and for a minute at most). Each entry remembers the version current when its read began: a read that
+ * raced with a change (and finished after the version moved) is never served.
  */
 export class AccountCache<V extends {}> {
   private readonly entries: LRUCache<string, { value: V; version: number }>;
@@ -13,7 +16,7 @@ export class AccountCache<V extends {}> {
     private readonly store: Store,
     max: number,
   ) {
-    this.entries = new LRUCache({ max });
+    this.entries = new LRUCache({ max, ttl: MAX_AGE_MS });
   }
 
   async get(key: string, read: () => Promise<V | null>): Promise<V | null> {

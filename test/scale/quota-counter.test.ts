@@ -69,6 +69,24 @@ describe("RedisQuotaCounter", () => {
     expect(await redis.hget(key(id), "n")).toBe("4");
   });
 
+  it("keeps the reservations of other accounts when one account's counter fails in the same turn", async () => {
+    const [a, b] = [await accountId(), await accountId()];
+    // B's counter cannot be seeded: reading its database row fails.
+    const failing: Store = new Proxy(store, {
+      get: (target, name) =>
+        name === "queriesOn"
+          ? (id: string, day: string) => (id === b ? Promise.reject(new Error("row unreadable")) : target.queriesOn(id, day))
+          : Reflect.get(target, name),
+    });
+    const shared = new RedisQuotaCounter(redis, failing, svc.env.REDIS_PREFIX, IDLE_MS);
+    await shared.reserve(a, DAY, 10);
+    const [forA, forB] = await Promise.allSettled([shared.reserve(a, DAY, 10), shared.reserve(b, DAY, 10)]);
+    expect(forA).toEqual({ status: "fulfilled", value: 2 });
+    expect(forB).toMatchObject({ status: "rejected", reason: { message: "row unreadable" } });
+    expect(await store.queriesOn(a, DAY)).toBe(2);
+    expect(await redis.hget(key(a), "n")).toBe("2");
+  });
+
   it("counts a bulk URL once when two workers complete it", async () => {
     const { apiKey, email } = await svc.account("business");
     const id = (await svc.prisma.account.findUniqueOrThrow({ where: { email } })).id;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRuntime } from "../../service/runtime.ts";
-import { until } from "../support/processes.ts";
+import { freePort, killAll, startChild, until } from "../support/processes.ts";
 import { REQUIRE_SERVICES } from "../support/postgres.ts";
 import { redisServerMissing, startOwnRedis } from "../support/redis.ts";
 import { startTestService, todayUtc, type TestService } from "../support/service.ts";
@@ -33,6 +33,7 @@ afterAll(async () => {
 const count = (apiKey: string, i: number) =>
   svc.get(`/v1.0/?url=${encodeURIComponent(`https://example.com/restart-${i % 5}`)}&apikey=${apiKey}`);
 
+/** Restarts the Redis server (or starts it again after stop()), with nothing in it. */
 async function restartRedis() {
   await redis.restart();
   // The service's connections find the new server on their own.
@@ -40,6 +41,23 @@ async function restartRedis() {
 }
 
 describe.skipIf(skip)("Redis restarted mid-day", () => {
+  it("answers 503 while Redis is down, never a 500, and recovers when it is back", async () => {
+    const { apiKey } = await svc.account("free");
+    expect((await count(apiKey, 0)).status).toBe(200);
+    await redis.stop();
+    try {
+      const down = await count(apiKey, 1);
+      expect(down.status).toBe(503);
+      expect(await down.json()).toMatchObject({ Type: "service_unavailable" });
+      expect((await svc.get("/v1.0/status")).status).toBe(503);
+    } finally {
+      await restartRedis();
+    }
+    expect((await count(apiKey, 2)).status).toBe(200);
+    // The refused query was not counted.
+    expect((await (await svc.get(`/v1.0/quota?apikey=${apiKey}`)).json()).quota_used_today).toBe(2);
+  });
+
   it("does not reset the quota used today", async () => {
     const { apiKey } = await svc.account("free");
     const before = await Promise.all(Array.from({ length: 300 }, (_, i) => count(apiKey, i)));
@@ -56,6 +74,35 @@ describe.skipIf(skip)("Redis restarted mid-day", () => {
     expect(remaining).toEqual(Array.from({ length: 200 }, (_, i) => i));
     const usage = await (await svc.get(`/v1.0/usage?apikey=${apiKey}`)).json();
     expect(usage[todayUtc()].queries).toBe(500);
+  });
+
+  it("a worker told to stop while Redis is down exits anyway, within its deadline", async () => {
+    const { apiKey } = await svc.account("business");
+    const urls = Array.from({ length: 200 }, (_, i) => `https://example.com/stop-without-redis-${i}`);
+    const submitted = await svc.get(`/v1.0/bulk?apikey=${apiKey}`, { method: "POST", body: urls.join("\n") });
+    const { bulk_id: bulkId } = (await submitted.json()) as { bulk_id: string };
+    const { DATABASE_URL, REDIS_URL, REDIS_PREFIX, SHARECOUNT_SECRET } = svc.env;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...{ DATABASE_URL, REDIS_URL, REDIS_PREFIX, SHARECOUNT_SECRET, HOST: "127.0.0.1", PORT: String(await freePort()) },
+      ...{ SHARECOUNT_NETWORKS: "sandbox", SANDBOX_LATENCY_MS: "500", BULK_CONCURRENCY: "4" },
+    };
+    delete env.NODE_OPTIONS;
+    delete env.SHARECOUNT_TEST_STACK;
+    const worker = startChild("worker", "service/worker-main.ts", env);
+    try {
+      const retrieve = async () => (await svc.get(`/v1.0/bulk?bulk_id=${bulkId}&apikey=${apiKey}`)).json();
+      await until("the worker to count URLs", retrieve, (r) => r._meta.urls_completed > 0, 30_000, [worker]);
+      await redis.stop();
+      const stopped = Date.now();
+      worker.process.kill("SIGTERM");
+      const exit = await worker.exited;
+      expect(Date.now() - stopped).toBeLessThan(20_000);
+      expect(exit.signal).toBeNull();
+    } finally {
+      await killAll([worker]);
+      await restartRedis();
+    }
   });
 
   it("does not lose queued bulk URLs: the workers enqueue them again", async () => {
