@@ -13,8 +13,7 @@
  */
 import { randomBytes } from "node:crypto";
 import os from "node:os";
-import pg from "pg";
-import { Redis } from "ioredis";
+import { createDatabase, databaseUrl, dropDatabase } from "../lib/db/postgres-admin.ts";
 import { deleteKeysUnder } from "../lib/redis/redis.ts";
 import {
   cachedAnswer,
@@ -44,34 +43,15 @@ const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@12
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const QUERY = `/v1.0/?url=${encodeURIComponent("https://example.com/bench")}`;
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-async function dropRedisPrefix(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  try {
-    await deleteKeysUnder(redis, prefix);
-  } finally {
-    redis.disconnect();
-  }
-}
-
 async function main(): Promise<number> {
   const name = `sc_bench_${randomBytes(4).toString("hex")}`;
-  const databaseUrl = Object.assign(new URL(POSTGRES_URL), { pathname: `/${name}` }).toString();
+  const url = databaseUrl(POSTGRES_URL, name);
   const prefix = `scbench-${randomBytes(4).toString("hex")}`;
   // The account's API key is stored encrypted under the server secret, shared by every process.
   process.env.SHARECOUNT_SECRET = randomBytes(32).toString("hex");
   const env = {
     HOST: "127.0.0.1",
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: url,
     REDIS_URL,
     REDIS_PREFIX: prefix,
     SHARECOUNT_SECRET: process.env.SHARECOUNT_SECRET,
@@ -79,12 +59,12 @@ async function main(): Promise<number> {
     FACEBOOK_APP_CALLS_PER_HOUR: "1000000",
   };
   log(`scratch database ${name} on ${POSTGRES_URL}, Redis ${REDIS_URL} under ${prefix}:`);
-  await admin(`CREATE DATABASE "${name}"`);
+  await createDatabase(POSTGRES_URL, name);
   try {
-    return await measureAll(env, databaseUrl);
+    return await measureAll(env, url);
   } finally {
-    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((error) => log(`could not drop ${name}: ${error}`));
-    await dropRedisPrefix(prefix).catch((error) => log(`could not clear ${prefix}: ${error}`));
+    await dropDatabase(POSTGRES_URL, name).catch((error) => log(`could not drop ${name}: ${error}`));
+    await deleteKeysUnder(REDIS_URL, prefix).catch((error) => log(`could not clear ${prefix}: ${error}`));
   }
 }
 

@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { databaseUrl } from "../lib/db/postgres-admin";
 import { E2E_PORT } from "./env";
 
 /**
@@ -18,7 +19,7 @@ export const SCALE_SERVER_URL = POSTGRES_URL;
 /** What every process of the layout shares (PORT is each one's own). */
 export const SCALE_ENV: Record<string, string> = {
   HOST: "127.0.0.1",
-  DATABASE_URL: Object.assign(new URL(POSTGRES_URL), { pathname: `/${SCALE_DATABASE}` }).toString(),
+  DATABASE_URL: databaseUrl(POSTGRES_URL, SCALE_DATABASE),
   REDIS_URL: process.env.REDIS_TEST_URL ?? "redis://127.0.0.1:6379",
   REDIS_PREFIX: `sce2e-${E2E_PORT}`,
   SHARECOUNT_SECRET: "sharecount-e2e-scale-secret-".padEnd(48, "x"),

@@ -1,33 +1,22 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import pg from "pg";
-import { Redis } from "ioredis";
 import { migrate } from "../lib/db/migrate";
+import { createDatabase, dropDatabase } from "../lib/db/postgres-admin";
 import { deleteKeysUnder } from "../lib/redis/redis";
 import { SCALE_API_PORT, SCALE_DATABASE, SCALE_ENV, SCALE_SERVER_URL, SCALE_WEB_PORT, SCALE_WORKER_PORT } from "./scale-env";
 
-/**
+/*
  * The webServer command for the scale-out layout (see playwright.config.ts): a fresh PostgreSQL database
  * and Redis prefix, then the API, a bulk worker and the dashboard as three processes, as the README's
  * deployment guide runs them. SIGTERM stops them all; if one exits, the others are stopped and this fails.
  */
+
 /** Drops the layout's database and Redis keys, and with `create` makes an empty database again. */
 async function clear(create: boolean): Promise<void> {
-  const admin = new pg.Client({ connectionString: SCALE_SERVER_URL, connectionTimeoutMillis: 5_000 });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${SCALE_DATABASE}" WITH (FORCE)`);
-    if (create) await admin.query(`CREATE DATABASE "${SCALE_DATABASE}"`);
-  } finally {
-    await admin.end();
-  }
-  const redis = new Redis(SCALE_ENV.REDIS_URL!);
-  try {
-    await deleteKeysUnder(redis, SCALE_ENV.REDIS_PREFIX!);
-  } finally {
-    redis.disconnect();
-  }
+  await dropDatabase(SCALE_SERVER_URL, SCALE_DATABASE);
+  if (create) await createDatabase(SCALE_SERVER_URL, SCALE_DATABASE);
+  await deleteKeysUnder(SCALE_ENV.REDIS_URL!, SCALE_ENV.REDIS_PREFIX!);
 }
 
 async function fresh(): Promise<void> {

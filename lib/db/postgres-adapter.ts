@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { createDatabase, databaseUrl, dropDatabase } from "./postgres-admin.ts";
 import { parsePostgresUrl } from "./postgres-url.ts";
 
 /** `pg` settings for a URL: with `?schema=`, the connections' search path starts there (migration scripts too). */
@@ -92,33 +93,18 @@ function migrationFactory(pool: pg.Pool, options: { schema?: string }): PrismaPg
  * the schema's own tables.
  */
 export function createPgMigrationAdapter(url: string): PrismaPg {
-  const { connectionString } = parsePostgresUrl(url);
   const options = adapterOptions(url);
   const factory = migrationFactory(catalogAwarePool(url), options);
   // The adapter's own shadow database (for `migrate diff --from-migrations`) keeps the connection string's
   // database name, so it replays the migrations into the real database; this one connects to the new database.
   factory.connectToShadowDb = async () => {
     const shadow = `prisma_shadow_${randomUUID().replaceAll("-", "")}`;
-    const admin = new pg.Client({ connectionString });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE DATABASE "${shadow}"`);
-    } finally {
-      await admin.end();
-    }
-    const shadowUrl = new URL(url);
-    shadowUrl.pathname = `/${shadow}`;
-    const adapter = await migrationFactory(catalogAwarePool(shadowUrl.toString()), options).connect();
+    await createDatabase(url, shadow);
+    const adapter = await migrationFactory(catalogAwarePool(databaseUrl(url, shadow)), options).connect();
     const dispose = adapter.dispose.bind(adapter);
     adapter.dispose = async () => {
       await dispose();
-      const cleanup = new pg.Client({ connectionString });
-      await cleanup.connect();
-      try {
-        await cleanup.query(`DROP DATABASE IF EXISTS "${shadow}"`);
-      } finally {
-        await cleanup.end();
-      }
+      await dropDatabase(url, shadow);
     };
     return adapter;
   };

@@ -52,12 +52,18 @@ export async function closeRedis(redis: Redis): Promise<void> {
   }
 }
 
-/** Deletes every key under `prefix:` (a deployment's, or a test's, whole namespace). */
-export async function deleteKeysUnder(redis: Redis, prefix: string): Promise<void> {
-  let cursor = "0";
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
-    if (keys.length > 0) await redis.unlink(...keys);
-    cursor = next;
-  } while (cursor !== "0");
+/** Deletes every key under `prefix:` (a deployment's, or a test's, whole namespace) on the Redis at `url`. */
+export async function deleteKeysUnder(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  redis.on("error", () => {});
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+      if (keys.length > 0) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -48,51 +48,55 @@ export class BulkQueue {
    * any job's later ones, so jobs are served round-robin and a small job does not wait behind a big one.
    */
   async enqueue(job: { id: string; accountId: string }): Promise<void> {
-    let afterId = 0;
-    let place = 0;
-    for (;;) {
-      const urls = await this.store.queuedBulkUrls(job, afterId, PAGE);
-      if (urls.length === 0) return;
-      await this.queue.addBulk(
-        urls.map((url) => ({
-          name: "count",
-          data: url,
-          opts: { jobId: queueJobId(url.id), priority: Math.min(MAX_PRIORITY, ++place) },
-        })),
-      );
-      afterId = urls.at(-1)!.id;
-    }
+    await this.eachPage(job, (urls, firstPlace) => this.add(urls.map((url, i) => ({ url, place: firstPlace + i }))));
   }
 
   /**
-   * Makes sure every queued URL of the job can be picked up: adds those BullMQ does not have, promotes
-   * those delayed (their account was paused, and is not any more) and retries those that failed.
-   * Whether anything needed doing.
+   * Makes sure every queued URL of the job can be picked up: adds those BullMQ does not have (at their
+   * round-robin places), promotes those delayed (their account was paused, and is not any more) and
+   * retries those that failed. Whether anything needed doing.
    */
   async ensureQueued(job: { id: string; accountId: string }): Promise<boolean> {
-    let afterId = 0;
-    let missing = false;
-    let revived = false;
-    for (;;) {
-      const urls = await this.store.queuedBulkUrls(job, afterId, PAGE);
-      if (urls.length === 0) break;
+    let fixed = false;
+    await this.eachPage(job, async (urls, firstPlace) => {
+      const states = await Promise.all(urls.map((url) => this.queue.getJobState(queueJobId(url.id))));
+      const missing = urls.flatMap((url, i) => (states[i] === "unknown" ? [{ url, place: firstPlace + i }] : []));
       await Promise.all(
-        urls.map(async (url) => {
-          const id = queueJobId(url.id);
-          const state = await this.queue.getJobState(id);
-          if (state === "unknown") missing = true;
-          if (state !== "delayed" && state !== "failed") return;
-          revived = true;
-          const found = await Job.fromId(this.queue, id);
-          if (state === "delayed") await found?.promote();
+        urls.map(async (url, i) => {
+          if (states[i] !== "delayed" && states[i] !== "failed") return;
+          const found = await Job.fromId(this.queue, queueJobId(url.id));
+          if (states[i] === "delayed") await found?.promote();
           else await found?.retry();
         }),
       );
+      if (missing.length > 0) await this.add(missing);
+      fixed ||= missing.length > 0 || states.some((state) => state === "delayed" || state === "failed");
+    });
+    return fixed;
+  }
+
+  /** Adds URLs at their places in their job; a URL BullMQ already has is left as it is. */
+  private async add(items: { url: QueuedBulkUrl; place: number }[]): Promise<void> {
+    await this.queue.addBulk(
+      items.map(({ url, place }) => ({
+        name: "count",
+        data: url,
+        opts: { jobId: queueJobId(url.id), priority: Math.min(MAX_PRIORITY, place) },
+      })),
+    );
+  }
+
+  /** The job's queued URLs a page at a time, with the place (from 1) of each page's first URL. */
+  private async eachPage(job: { id: string; accountId: string }, visit: (urls: QueuedBulkUrl[], firstPlace: number) => Promise<void>) {
+    let afterId = 0;
+    let place = 1;
+    for (;;) {
+      const urls = await this.store.queuedBulkUrls(job, afterId, PAGE);
+      if (urls.length === 0) return;
+      await visit(urls, place);
+      place += urls.length;
       afterId = urls.at(-1)!.id;
     }
-    // Re-adding keeps the round-robin places; URLs already in the queue are left as they are.
-    if (missing) await this.enqueue(job);
-    return missing || revived;
   }
 
   close(): Promise<void> {

@@ -40,8 +40,8 @@ export async function scaleDeployment(extraEnv: Record<string, string> = {}) {
   }
 
   return {
-    /** The variables every process of the deployment shares. */
-    env: { DATABASE_URL: env.DATABASE_URL, REDIS_URL: env.REDIS_URL!, REDIS_PREFIX: env.REDIS_PREFIX, SHARECOUNT_SECRET: env.SHARECOUNT_SECRET! },
+    /** The environment every process of the deployment starts with (PORT is each one's own). */
+    processEnv: base,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL!,
     redisPrefix: env.REDIS_PREFIX,

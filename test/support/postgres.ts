@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { createDatabase, databaseUrl, dropDatabase } from "../../lib/db/postgres-admin.ts";
 
 /**
  * The PostgreSQL server the service tests use: trust auth on the project's machines (see the stack guide).
@@ -28,16 +29,6 @@ function redact(url: string): string {
   return url.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@");
 }
 
-async function admin<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
-
 export interface ScratchDatabase {
   name: string;
   /** The scratch database's URL (same server, user and options as the server URL). */
@@ -56,22 +47,15 @@ export async function createScratchDatabase(
   options: { template?: string } = {},
 ): Promise<ScratchDatabase> {
   const name = `sc_${prefix.replace(/[^a-z0-9_]/gi, "_").toLowerCase()}_${randomBytes(4).toString("hex")}`;
-  const template = options.template ? ` TEMPLATE "${options.template}"` : "";
   for (let attempt = 1; ; attempt++) {
     try {
-      await admin(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"${template}`));
+      await createDatabase(serverUrl, name, options.template);
       break;
     } catch (error) {
       // Copying a template fails while another session is connected to it (briefly, e.g. another copy).
-      if (!template || attempt >= 20 || !/being accessed by other users/.test((error as Error).message)) throw error;
+      if (!options.template || attempt >= 20 || !/being accessed by other users/.test((error as Error).message)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
   }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    drop: () => admin(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => {}),
-  };
+  return { name, url: databaseUrl(serverUrl, name), drop: () => dropDatabase(serverUrl, name) };
 }

@@ -28,14 +28,8 @@ export function testRedisPrefix(): string {
 }
 
 /** Deletes every key under `prefix:`. */
-export async function dropRedisPrefix(prefix: string, url = REDIS_TEST_URL): Promise<void> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
-  redis.on("error", () => {});
-  try {
-    await deleteKeysUnder(redis, prefix);
-  } finally {
-    redis.disconnect();
-  }
+export function dropRedisPrefix(prefix: string, url = REDIS_TEST_URL): Promise<void> {
+  return deleteKeysUnder(url, prefix);
 }
 
 /** Why startOwnRedis cannot work here (no redis-server binary), or undefined. */
