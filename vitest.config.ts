@@ -32,6 +32,19 @@ const scale: TestProjectInlineConfiguration = {
   },
 };
 
+/**
+ * The unit tests again, with the system clock moved years away (test/support/shifted-clock.ts): code that reads
+ * the real clock where it should take its caller's fails them, and so does a test bound to one calendar day.
+ */
+const shiftedClock: TestProjectInlineConfiguration = {
+  extends: true,
+  test: {
+    name: "shifted-clock",
+    include: ["lib/**/*.test.ts", "service/**/*.test.ts", "scripts/**/*.test.ts"],
+    setupFiles: ["test/support/shifted-clock.ts"],
+  },
+};
+
 export default defineConfig({
   test: {
     exclude,
@@ -39,6 +52,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    projects: [{ extends: true, test: { name: "sqlite", include: ["**/*.test.ts"], exclude: ["test/scale/**"] } }, ...(runScale ? [scale] : [])],
+    projects: [
+      { extends: true, test: { name: "sqlite", include: ["**/*.test.ts"], exclude: ["test/scale/**"] } },
+      shiftedClock,
+      ...(runScale ? [scale] : []),
+    ],
   },
 });

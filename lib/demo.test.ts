@@ -6,6 +6,7 @@ import { Accounts } from "./accounts/accounts.ts";
 import { createPrisma, type PrismaClient } from "./db/prisma.ts";
 import { DEMO_BULK_RESULTS, DEMO_EMAIL, DEMO_HISTORY_DAYS, disableDemo, randomDemoPassword, seedDemoAccount, startDemo } from "./demo.ts";
 import { parseEnv, type Env } from "./env.ts";
+import { QuotaClock } from "./quota/clock.ts";
 import { addDays } from "./quota/day.ts";
 import { KeyVault, loadServerSecret } from "./security/secrets.ts";
 
@@ -16,12 +17,13 @@ let database: { url: string; dir: string };
 let env: Env;
 let prisma: PrismaClient;
 let accounts: Accounts;
+const clock = new QuotaClock("UTC", () => NOW);
 
 beforeAll(() => {
   database = freshDatabase();
   env = parseEnv({ DATABASE_URL: database.url, QUOTA_TIMEZONE: "UTC" });
   prisma = createPrisma(env.DATABASE_URL);
-  accounts = new Accounts(prisma, env.QUOTA_TIMEZONE, new KeyVault(loadServerSecret(env)));
+  accounts = new Accounts(prisma, clock, new KeyVault(loadServerSecret(env)));
 });
 
 afterAll(async () => {
@@ -29,7 +31,7 @@ afterAll(async () => {
   fs.rmSync(database.dir, { recursive: true, force: true });
 });
 
-const seed = (password?: string) => seedDemoAccount({ prisma, accounts, timeZone: "UTC", now: NOW, password });
+const seed = (password?: string) => seedDemoAccount({ prisma, accounts, clock, password });
 
 async function demoAccount() {
   return prisma.account.findUniqueOrThrow({
@@ -165,7 +167,7 @@ describe("the demo account through the public API", () => {
   });
 
   it("has a usage report with history and a finished job the bulk endpoint answers", async () => {
-    await seedDemoAccount({ prisma: service.prisma, accounts: service.accounts, timeZone: "UTC" });
+    await seedDemoAccount({ prisma: service.prisma, accounts: service.accounts, clock: service.clock });
     const account = await service.prisma.account.findUniqueOrThrow({ where: { email: DEMO_EMAIL }, include: { bulkJobs: true } });
     const key = (await service.accounts.apiKeyOf(account.id))!;
 

@@ -3,7 +3,8 @@ import { AccountError, Accounts, hashPassword } from "./accounts/accounts.ts";
 import { createPrisma, type PrismaClient } from "./db/prisma.ts";
 import type { Env } from "./env.ts";
 import { DEFAULT_PLANS } from "./plans.ts";
-import { addDays, quotaDay } from "./quota/day.ts";
+import { QuotaClock } from "./quota/clock.ts";
+import { addDays } from "./quota/day.ts";
 import { KeyVault, loadServerSecret } from "./security/secrets.ts";
 import { parseCountUrl } from "./urls/count-url.ts";
 
@@ -72,9 +73,9 @@ export interface DemoSeed {
 
 export interface DemoSeedOptions {
   prisma: PrismaClient;
+  /** Built on the same clock: the account's allocation starts on the same day as its history ends. */
   accounts: Accounts;
-  timeZone: string;
-  now?: number;
+  clock: QuotaClock;
   /** Only for tests: the password to set instead of a random one. */
   password?: string;
 }
@@ -135,11 +136,11 @@ async function findOrCreate(options: DemoSeedOptions, password: string) {
  * Safe to call on every start and from two processes at once: nothing is written twice.
  */
 export async function seedDemoAccount(options: DemoSeedOptions): Promise<DemoSeed> {
-  const { prisma, timeZone } = options;
-  const now = options.now ?? Date.now();
+  const { prisma, clock } = options;
+  const now = clock.now();
   const password = options.password ?? randomDemoPassword();
   const { account, created } = await findOrCreate(options, password);
-  const today = quotaDay(now, timeZone);
+  const today = clock.today().day;
   const firstDay = addDays(today, -DEMO_HISTORY_DAYS);
 
   if (!created) {
@@ -211,8 +212,9 @@ export async function seedDemoAccount(options: DemoSeedOptions): Promise<DemoSee
 export async function startDemo(env: Env, baseUrl: string, log: (line: string) => void = console.log): Promise<DemoSeed | null> {
   const prisma = createPrisma(env.DATABASE_URL);
   try {
-    const accounts = new Accounts(prisma, env.QUOTA_TIMEZONE, new KeyVault(loadServerSecret(env)));
-    const seed = await seedDemoAccount({ prisma, accounts, timeZone: env.QUOTA_TIMEZONE });
+    const clock = new QuotaClock(env.QUOTA_TIMEZONE);
+    const accounts = new Accounts(prisma, clock, new KeyVault(loadServerSecret(env)));
+    const seed = await seedDemoAccount({ prisma, accounts, clock });
     const url = `${baseUrl}/sign-in`;
     log(JSON.stringify({ event: "demo_account", email: seed.email, password: seed.password, url }));
     log(

@@ -1,6 +1,6 @@
 import { AccountError } from "./accounts/accounts.ts";
 import type { PrismaClient } from "./db/prisma.ts";
-import { quotaDay } from "./quota/day.ts";
+import type { QuotaClock } from "./quota/clock.ts";
 
 export const PLAN_NAMES = ["free", "plus", "business", "dedicated"] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
@@ -26,11 +26,11 @@ export async function listPlans(prisma: PrismaClient) {
 /** Changes a plan's limits; accounts on it get the new daily quota from today on (earlier days keep theirs), and their paused jobs resume. */
 export async function updatePlan(
   prisma: PrismaClient,
-  timeZone: string,
+  clock: QuotaClock,
   name: string,
   changes: { dailyQuota?: number; bulkBatchLimit?: number; customTtlAllowed?: boolean },
 ) {
-  const day = quotaDay(Date.now(), timeZone);
+  const { day } = clock.today();
   return prisma.$transaction(async (tx) => {
     // Only a missing plan is "unknown": any other failure (a value the database refuses) must not be reported as one.
     if (!(await tx.plan.findUnique({ where: { name } }))) throw new AccountError(`Unknown plan "${name}"`);

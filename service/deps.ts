@@ -1,6 +1,6 @@
 import type { CountService } from "./counts/count-service.ts";
 import type { Authenticator } from "./http/auth.ts";
-import type { QuotaClock } from "./quota/clock.ts";
+import type { QuotaClock } from "../lib/quota/clock.ts";
 import type { QuotaCounter } from "./quota/counter.ts";
 import type { Store } from "./store/types.ts";
 

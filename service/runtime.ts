@@ -13,7 +13,7 @@ import { CountService } from "./counts/count-service.ts";
 import { createFacebookAdapter } from "./networks/facebook.ts";
 import { NetworkGuard, type GuardOptions } from "./networks/guard.ts";
 import { createPinterestAdapter } from "./networks/pinterest.ts";
-import { QuotaClock } from "./quota/clock.ts";
+import { QuotaClock } from "../lib/quota/clock.ts";
 import { storeQuotaCounter } from "./quota/counter.ts";
 import { RedisQuotaCounter } from "./quota/redis-counter.ts";
 import { startSandbox, type Sandbox } from "./sandbox/sandbox.ts";

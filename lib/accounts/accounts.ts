@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hash as argon2Hash } from "@node-rs/argon2";
 import type { PrismaClient } from "../db/prisma.ts";
-import { quotaDay } from "../quota/day.ts";
+import type { QuotaClock } from "../quota/clock.ts";
 import { normalizeWhitelistEntry } from "../whitelist/domains.ts";
 import type { KeyVault } from "../security/secrets.ts";
 import { generateApiKey, hashApiKey } from "./api-key.ts";
@@ -21,12 +21,13 @@ export class AccountError extends Error {
 export class Accounts {
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly timeZone: string,
+    /** Whose "today" a new account's or plan's allocation starts on. */
+    private readonly clock: QuotaClock,
     private readonly vault: KeyVault,
   ) {}
 
   private today(): string {
-    return quotaDay(Date.now(), this.timeZone);
+    return this.clock.today().day;
   }
 
   private async plan(name: string) {

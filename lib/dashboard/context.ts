@@ -5,10 +5,13 @@ import { createPrisma, type PrismaClient } from "../db/prisma.ts";
 import { parseEnv, type Env } from "../env.ts";
 import { connectRedis } from "../redis/redis.ts";
 import { deriveKey, KeyVault, loadServerSecret } from "../security/secrets.ts";
+import { QuotaClock } from "../quota/clock.ts";
 
 export interface DashboardContext {
   env: Env;
   prisma: PrismaClient;
+  /** The real clock, in the quota time zone: what "today" and expiries are computed from. */
+  clock: QuotaClock;
   accounts: Accounts;
   /** Auth.js's secret, derived from the server secret. */
   authSecret: string;
@@ -26,10 +29,12 @@ export function dashboard(): DashboardContext {
     const env = parseEnv();
     const secret = loadServerSecret(env);
     const prisma = createPrisma(env.DATABASE_URL);
+    const clock = new QuotaClock(env.QUOTA_TIMEZONE);
     globalForContext.sharecountDashboard = {
       env,
       prisma,
-      accounts: new Accounts(prisma, env.QUOTA_TIMEZONE, new KeyVault(secret)),
+      clock,
+      accounts: new Accounts(prisma, clock, new KeyVault(secret)),
       authSecret: deriveKey(secret, "auth.js").toString("hex"),
       apiUrl: env.SHARECOUNT_API_URL ?? `http://127.0.0.1:${env.PORT}`,
       redis: env.REDIS_URL ? connectRedis(env.REDIS_URL) : null,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addDays, nextResetAt, quotaDay } from "./day.ts";
-import { QuotaClock } from "../../service/quota/clock.ts";
+import { QuotaClock } from "./clock.ts";
 
 describe("quota day", () => {
   it("is the calendar date in the quota time zone", () => {

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { Accounts, AccountError } from "../../lib/accounts/accounts.ts";
+import { QuotaClock } from "../../lib/quota/clock.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
 import { KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
@@ -62,7 +63,8 @@ async function main(argv: string[]): Promise<unknown> {
   const vault = new KeyVault(loadServerSecret(env));
   await migrate(env.DATABASE_URL);
   const prisma = createPrisma(env.DATABASE_URL);
-  const accounts = new Accounts(prisma, env.QUOTA_TIMEZONE, vault);
+  const clock = new QuotaClock(env.QUOTA_TIMEZONE);
+  const accounts = new Accounts(prisma, clock, vault);
   try {
     switch (command) {
       case "account:create": {
@@ -87,7 +89,7 @@ async function main(argv: string[]): Promise<unknown> {
       case "plan:list":
         return { plans: await listPlans(prisma) };
       case "plan:set":
-        return await updatePlan(prisma, env.QUOTA_TIMEZONE, required(values, "plan"), {
+        return await updatePlan(prisma, clock, required(values, "plan"), {
           dailyQuota: count(values["daily-quota"], "daily-quota"),
           bulkBatchLimit: count(values["bulk-batch-limit"], "bulk-batch-limit"),
           customTtlAllowed: bool(values["custom-ttl"], "custom-ttl"),

@@ -1,5 +1,5 @@
 import type { CountService } from "../counts/count-service.ts";
-import type { QuotaClock } from "../quota/clock.ts";
+import type { QuotaClock } from "../../lib/quota/clock.ts";
 import type { QuotaCounter } from "../quota/counter.ts";
 import type { AccountCache } from "../store/account-cache.ts";
 import type { PlanLimits, QueuedBulkUrl, Store } from "../store/types.ts";

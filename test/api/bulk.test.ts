@@ -577,7 +577,7 @@ describe("bulk and the daily quota", () => {
     const urls = freshUrls(5, "planset");
     const { bulk_id: bulkId } = await submitOk(urls, apiKey);
     await until("the job to pause", () => retrieve(bulkId, { apiKey }), (b) => b._meta.paused_until !== undefined);
-    await updatePlan(svc.prisma, "UTC", plan, { dailyQuota: 10 });
+    await updatePlan(svc.prisma, svc.clock, plan, { dailyQuota: 10 });
     const done = await waitComplete(bulkId, { apiKey });
     expect(done._meta.urls_completed).toBe(5);
     expect((await quota(apiKey)).quota_used_today).toBe(5);

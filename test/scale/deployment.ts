@@ -4,6 +4,7 @@ import { parseEnv } from "../../lib/env.ts";
 import { KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
 import { freePort, killAll, startChild, waitHealthy, type Child } from "../support/processes.ts";
 import { testDatabase } from "../support/service.ts";
+import { QuotaClock } from "../../lib/quota/clock.ts";
 
 /**
  * A scale-out deployment for one test: its own PostgreSQL database (migrated) and Redis key prefix, and
@@ -25,7 +26,7 @@ export async function scaleDeployment(extraEnv: Record<string, string> = {}) {
   delete base.SHARECOUNT_TEST_STACK;
   const env = parseEnv(base);
   const prisma = createPrisma(env.DATABASE_URL);
-  const accounts = new Accounts(prisma, env.QUOTA_TIMEZONE, new KeyVault(loadServerSecret(env)));
+  const accounts = new Accounts(prisma, new QuotaClock(env.QUOTA_TIMEZONE), new KeyVault(loadServerSecret(env)));
   const children: Child[] = [];
 
   /** Starts `script` on a port of its own; resolves when its health endpoint answers 200. */

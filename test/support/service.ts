@@ -13,6 +13,7 @@ import { startRuntime, type ServiceRuntime } from "../../service/runtime.ts";
 import type { SandboxKnobs, SandboxStats } from "../../service/sandbox/sandbox.ts";
 import { createScratchDatabase } from "./postgres.ts";
 import { dropRedisPrefix, REDIS_TEST_URL, testRedisPrefix } from "./redis.ts";
+import { QuotaClock } from "../../lib/quota/clock.ts";
 
 /** `SHARECOUNT_TEST_STACK=scale` (the `scale` Vitest project): test services run on PostgreSQL + Redis. */
 export const TEST_STACK: "sqlite" | "scale" = process.env.SHARECOUNT_TEST_STACK === "scale" ? "scale" : "sqlite";
@@ -71,7 +72,8 @@ export async function startTestService(overrides: Record<string, string> = {}, o
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const prisma = createPrisma(env.DATABASE_URL);
-  const accounts = new Accounts(prisma, env.QUOTA_TIMEZONE, new KeyVault(loadServerSecret(env)));
+  const clock = new QuotaClock(env.QUOTA_TIMEZONE);
+  const accounts = new Accounts(prisma, clock, new KeyVault(loadServerSecret(env)));
   const sandboxOrigin = runtime.sandbox!.origin;
   let accountSeq = 0;
 
@@ -80,6 +82,7 @@ export async function startTestService(overrides: Record<string, string> = {}, o
     env,
     runtime,
     prisma,
+    clock,
     accounts,
     sandboxOrigin,
     get: (pathAndQuery: string, init?: RequestInit) => fetch(`${baseUrl}${pathAndQuery}`, init),

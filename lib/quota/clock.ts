@@ -1,4 +1,4 @@
-import { nextResetAt, quotaDay } from "../../lib/quota/day.ts";
+import { nextResetAt, quotaDay } from "./day.ts";
 
 export interface QuotaToday {
   day: string;
@@ -6,13 +6,17 @@ export interface QuotaToday {
   resetsAt: number;
 }
 
-/** Today's quota day, recomputed only when the day turns (formatting dates on every request is not free). */
+/**
+ * The clock everything that computes a quota day, an expiry or a schedule reads: built once by the entry point
+ * (real time) or by a test (a pinned time), and handed to the code that needs it. Today's quota day is
+ * recomputed only when the day turns (formatting dates on every request is not free).
+ */
 export class QuotaClock {
   private current: QuotaToday | null = null;
 
   constructor(
     readonly timeZone: string,
-    private readonly now: () => number = Date.now,
+    readonly now: () => number = Date.now,
   ) {}
 
   today(): QuotaToday {
