@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { test as base, expect, type Page } from "@playwright/test";
 import { E2E_BASE_URL, E2E_ENV } from "./env";
 
@@ -15,6 +16,17 @@ const TSX = path.resolve("node_modules", ".bin", "tsx");
 export function admin(...args: string[]): Record<string, unknown> {
   const out = execFileSync(TSX, ["service/admin/cli.ts", ...args], { env: { ...process.env, ...E2E_ENV }, encoding: "utf8" });
   return JSON.parse(out.trim().split("\n").at(-1)!);
+}
+
+/** Runs `use` on the e2e server's own SQLite file: for what no API sets or shows (history, stored hashes). */
+export function withDatabase<T>(use: (db: Database.Database) => T): T {
+  const db = new Database(E2E_ENV.DATABASE_URL!.replace(/^file:/, ""));
+  try {
+    db.pragma("busy_timeout = 5000");
+    return use(db);
+  } finally {
+    db.close();
+  }
 }
 
 let seq = 0;

@@ -1,6 +1,4 @@
-import Database from "better-sqlite3";
-import { admin, api, createAccount, expect, signIn, test } from "./fixtures";
-import { E2E_ENV } from "./env";
+import { admin, api, createAccount, expect, signIn, test, withDatabase } from "./fixtures";
 
 interface Quota {
   quota_used_today: number;
@@ -11,17 +9,13 @@ interface Quota {
 
 /** Sets how many queries the account has used today, straight in the database (500 real queries would be slow). */
 function setUsedToday(email: string, queries: number) {
-  const db = new Database(E2E_ENV.DATABASE_URL!.replace(/^file:/, ""));
-  try {
-    db.pragma("busy_timeout = 5000");
+  withDatabase((db) => {
     const { id } = db.prepare<[string], { id: string }>("SELECT id FROM account WHERE email = ?").get(email)!;
     const today = new Date().toISOString().slice(0, 10); // the e2e server's QUOTA_TIMEZONE is UTC
     db.prepare(
       "INSERT INTO daily_usage (account_id, day, queries) VALUES (?, ?, ?) ON CONFLICT (account_id, day) DO UPDATE SET queries = excluded.queries",
     ).run(id, today, queries);
-  } finally {
-    db.close();
-  }
+  });
 }
 
 const thousands = (n: number) => n.toLocaleString("en-US");

@@ -1,7 +1,5 @@
-import Database from "better-sqlite3";
 import type { Browser, Page } from "@playwright/test";
-import { createAccount, expect, signIn, test, type E2EAccount } from "./fixtures";
-import { E2E_ENV } from "./env";
+import { createAccount, expect, signIn, test, withDatabase, type E2EAccount } from "./fixtures";
 
 /** Another browser (its own cookies) signed in as the account. */
 async function otherBrowser(browser: Browser, account: E2EAccount): Promise<Page> {
@@ -11,15 +9,12 @@ async function otherBrowser(browser: Browser, account: E2EAccount): Promise<Page
 }
 
 function sessionIdsOf(email: string): string[] {
-  const db = new Database(E2E_ENV.DATABASE_URL!.replace(/^file:/, ""), { readonly: true });
-  try {
-    return db
+  return withDatabase((db) =>
+    db
       .prepare<[string], { id: string }>("SELECT s.id FROM session s JOIN account a ON a.id = s.account_id WHERE a.email = ?")
       .all(email)
-      .map((row) => row.id);
-  } finally {
-    db.close();
-  }
+      .map((row) => row.id),
+  );
 }
 
 const sessionsList = (page: Page) => page.getByRole("list", { name: "Sessions" }).getByRole("listitem");

@@ -1,8 +1,6 @@
 import fs from "node:fs";
-import Database from "better-sqlite3";
 import type { Page } from "@playwright/test";
-import { api, createAccount, expect, signIn, test, type E2EAccount } from "./fixtures";
-import { E2E_ENV } from "./env";
+import { api, createAccount, expect, signIn, test, withDatabase, type E2EAccount } from "./fixtures";
 
 /** A quota day `offset` days from today; the e2e server's QUOTA_TIMEZONE is UTC. */
 function day(offset = 0): string {
@@ -26,16 +24,12 @@ async function query(account: E2EAccount, count: number) {
 
 /** Records queries on an earlier day straight in the database (history cannot be made through the API). */
 function setQueriesOn(email: string, date: string, queries: number) {
-  const db = new Database(E2E_ENV.DATABASE_URL!.replace(/^file:/, ""));
-  try {
-    db.pragma("busy_timeout = 5000");
+  withDatabase((db) => {
     const { id } = db.prepare<[string], { id: string }>("SELECT id FROM account WHERE email = ?").get(email)!;
     db.prepare(
       "INSERT INTO daily_usage (account_id, day, queries) VALUES (?, ?, ?) ON CONFLICT (account_id, day) DO UPDATE SET queries = excluded.queries",
     ).run(id, date, queries);
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /** The table row of one quota day (the date is the row's header cell). */

@@ -30,9 +30,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     session: { strategy: "database", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 24 * 3600 },
     pages: { signIn: "/sign-in", error: "/sign-in" },
     callbacks: {
+      // What GET /api/auth/session answers any script on the page: Auth.js hands over the whole session and
+      // account rows (session token, password hash, the key's hash and encrypted copy), so pick what a
+      // browser may know. The server finds the account from the session row itself (current-account.ts).
       session({ session, user }) {
-        session.user.id = user.id;
-        return session;
+        return { user: { email: user.email }, expires: session.expires };
       },
     },
   };

@@ -21,21 +21,22 @@ const LAST_SEEN_RESOLUTION_MS = 60_000;
  * signed out at once; records when the session was last seen (at most once a minute).
  */
 export const currentAccount = cache(async (): Promise<CurrentAccount | null> => {
-  const session = await auth();
-  const accountId = session?.user?.id;
-  if (!accountId) return null;
+  // Auth.js checks the session (and drops or extends it); the account comes from the session row.
+  if (!(await auth())) return null;
   const jar = await cookies();
   const token = jar.get(sessionCookieName(true))?.value ?? jar.get(sessionCookieName(false))?.value;
   if (!token) return null;
-  const { prisma } = dashboard();
+  const { prisma, clock } = dashboard();
   const row = await prisma.session.findUnique({
     where: { sessionToken: hashSessionToken(token) },
     include: { user: { select: { email: true, planName: true } } },
   });
-  if (!row || row.userId !== accountId) return null;
-  if (Date.now() - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS || !row.userAgent) {
+  if (!row || row.expires.getTime() <= clock.now()) return null;
+  const accountId = row.userId;
+  const now = clock.now();
+  if (now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS || !row.userAgent) {
     const userAgent = row.userAgent ?? (await headers()).get("user-agent")?.slice(0, 300) ?? null;
-    await prisma.session.update({ where: { id: row.id }, data: { lastSeenAt: new Date(), userAgent } });
+    await prisma.session.update({ where: { id: row.id }, data: { lastSeenAt: new Date(now), userAgent } });
   }
   return { id: accountId, email: row.user.email, plan: row.user.planName, sessionId: row.id };
 });
