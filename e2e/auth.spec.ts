@@ -1,6 +1,6 @@
 import type { APIRequestContext, Cookie, Page, Response } from "@playwright/test";
 import { E2E_BASE_URL } from "./env";
-import { admin, api, createAccount, expect, signIn, test } from "./fixtures";
+import { admin, api, captureAction, createAccount, expect, replayAction, signIn, test, testClientAddress } from "./fixtures";
 import { dashboardPages, dashboardRoutes, MUTATIONS } from "./routes";
 
 /**
@@ -176,6 +176,46 @@ test.describe("the sign-in form", () => {
     await expect(formAlert(page)).toContainText("Too many sign-in attempts");
     await expect(page).toHaveURL(/\/sign-in$/);
     expect((await page.context().cookies()).find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+  });
+
+  test("holds under concurrency: 50 simultaneous attempts for one email check at most 5 passwords", async ({ page }) => {
+    const signInAction = await captureAction(page, "/sign-in", async () => {
+      await page.goto("/sign-in");
+      await page.getByLabel("Email").fill("capture@example.com");
+      await page.getByLabel("Password").fill("CAPTURED-PASSWORD");
+      await page.getByRole("button", { name: "Sign in" }).click();
+    });
+    /** Sends `passwords` for the account at once from `address`; what each attempt was answered. */
+    const burst = async (account: { email: string }, passwords: string[], address: string) => {
+      const responses = await Promise.all(
+        passwords.map((password) =>
+          replayAction(page.request, signInAction, { "capture@example.com": account.email, "CAPTURED-PASSWORD": password }, address),
+        ),
+      );
+      return Promise.all(
+        responses.map(async (response) => {
+          const body = await response.text();
+          if (response.headers()["x-action-redirect"]?.includes("/dashboard")) return "signed in";
+          if (body.includes("Wrong email or password.")) return "checked, wrong";
+          if (body.includes("Too many sign-in attempts")) return "refused";
+          return `unexpected ${response.status()}: ${body.slice(0, 200)}`;
+        }),
+      );
+    };
+    const tally = (answers: string[]) => answers.reduce<Record<string, number>>((t, a) => ({ ...t, [a]: (t[a] ?? 0) + 1 }), {});
+
+    // 50 wrong passwords at once: 5 are checked, 45 refused before any check; then the right one is refused too.
+    const first = createAccount("free");
+    const address = testClientAddress();
+    const wrong = Array.from({ length: 50 }, (_, i) => `wrong-password-${i}`);
+    expect(tally(await burst(first, wrong, address))).toEqual({ "checked, wrong": 5, refused: 45 });
+    expect(await burst(first, [first.password], address)).toEqual(["refused"]);
+
+    // The right password inside such a burst gets no further than any other attempt: at most 5 are checked.
+    const second = createAccount("free");
+    const answers = tally(await burst(second, [...wrong.slice(0, 25), second.password, ...wrong.slice(25, 49)], testClientAddress()));
+    expect((answers["checked, wrong"] ?? 0) + (answers["signed in"] ?? 0)).toBe(5);
+    expect(answers.refused).toBe(45);
   });
 });
 

@@ -12,4 +12,6 @@ export const E2E_ENV: Record<string, string> = {
   SANDBOX_LATENCY_MS: "30",
   SHARECOUNT_DEMO: "false",
   QUOTA_TIMEZONE: "UTC",
+  // Tests that need a client address of their own (rate limits per address) send X-Forwarded-For.
+  TRUSTED_PROXIES: "127.0.0.1",
 };

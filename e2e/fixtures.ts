@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type APIResponse, type Page } from "@playwright/test";
 import { E2E_BASE_URL, E2E_ENV } from "./env";
 
 export interface E2EAccount {
@@ -50,6 +50,46 @@ export async function signIn(page: Page, account: Pick<E2EAccount, "email" | "pa
 export async function api(path: string, apiKey: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${E2E_BASE_URL}${path}${path.includes("?") ? "&" : "?"}apikey=${apiKey}`);
   return { status: response.status, body: await response.json().catch(() => null) };
+}
+
+/** A server action's POST as the browser sent it: replayed with other field values, many at once. */
+export interface CapturedAction {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Records the server action POST that `submit` makes on `path` (its answer is awaited too). */
+export async function captureAction(page: Page, path: string, submit: () => Promise<void>): Promise<CapturedAction> {
+  const posted = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === path);
+  const answered = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === path);
+  await submit();
+  const request = await posted;
+  await answered;
+  const headers = await request.allHeaders();
+  for (const name of ["cookie", "content-length", "host", "connection"]) delete headers[name];
+  return { path, headers, body: request.postData() ?? "" };
+}
+
+/**
+ * Sends a captured action again with strings of its body replaced (`from` → `to`), as a client at
+ * `clientAddress` (the e2e server trusts X-Forwarded-For from 127.0.0.1), so a test has rate limits of its own.
+ */
+export function replayAction(
+  request: APIRequestContext,
+  action: CapturedAction,
+  replacements: Record<string, string>,
+  clientAddress: string,
+): Promise<APIResponse> {
+  let body = action.body;
+  for (const [from, to] of Object.entries(replacements)) body = body.split(from).join(to);
+  return request.post(action.path, { headers: { ...action.headers, "x-forwarded-for": clientAddress }, data: Buffer.from(body), maxRedirects: 0 });
+}
+
+/** A documentation address (2001:db8::/32) of its own, for a test's own per-address limits. */
+export function testClientAddress(): string {
+  const group = () => Math.floor(Math.random() * 0x10000).toString(16);
+  return `2001:db8:${group()}:${group()}::${group()}`;
 }
 
 /** `account`: a fresh business account; `signedIn`: a page signed in as it. */

@@ -3,12 +3,11 @@ import { randomBytes } from "node:crypto";
 import { verify as argon2Verify } from "@node-rs/argon2";
 import { cookies, headers } from "next/headers";
 import { CLIENT_IP_HEADER } from "./client-ip.ts";
-import { rateLimiter } from "./rate-limit.ts";
+import { giveBack, rateLimiter, retryMinutes, takeFromLimits } from "./rate-limit.ts";
 import { normalizeEmail } from "../accounts/accounts.ts";
 import { dashboard } from "../dashboard/context.ts";
 import { sharecountAdapter } from "./adapter.ts";
 import { SESSION_MAX_AGE_SECONDS } from "./auth.ts";
-
 
 // Per email and address: guessing one account's password; per address: trying many accounts.
 const perAccount = () => rateLimiter("sign-in-account", 5, 15 * 60);
@@ -33,29 +32,26 @@ export function sessionCookieName(secure: boolean): string {
   return `${secure ? "__Secure-" : ""}authjs.session-token`;
 }
 
-/** Checks email and password (rate limited); on success creates a database session and sets its cookie. */
+/**
+ * Checks email and password (rate limited); on success creates a database session and sets its cookie.
+ * Each attempt is taken from the limits before the password is verified, so a burst of simultaneous
+ * attempts checks no more passwords than the limit allows; a successful one is given back.
+ */
 export async function signInWithPassword(emailInput: string, password: string): Promise<PasswordSignInResult> {
   const { ip } = await requestInfo();
   const email = normalizeEmail(emailInput);
-  // Failed attempts count; a blocked key is refused even with the right password until it expires.
   const limits = [
     [perAccount(), `${ip}:${email}`],
     [perAddress(), ip],
   ] as const;
-  for (const [limiter, key] of limits) {
-    const used = await limiter.get(key);
-    if (used && used.consumedPoints >= limiter.points) {
-      const minutes = Math.max(1, Math.ceil(used.msBeforeNext / 60_000));
-      return { ok: false, error: `Too many sign-in attempts. Try again in ${minutes} minute(s).` };
-    }
-  }
+  const taken = await takeFromLimits(limits);
+  if (!taken.ok) return { ok: false, error: `Too many sign-in attempts. Try again in ${retryMinutes(taken.retryAfterMs)} minute(s).` };
   const account = await dashboard().prisma.account.findUnique({ where: { email } });
   const valid = await argon2Verify(account?.passwordHash ?? DUMMY_HASH, password).catch(() => false);
-  if (!account?.passwordHash || !valid) {
-    for (const [limiter, key] of limits) await limiter.penalty(key, 1);
-    return { ok: false, error: "Wrong email or password." };
-  }
-  await perAccount().delete(`${ip}:${email}`);
+  if (!account?.passwordHash || !valid) return { ok: false, error: "Wrong email or password." };
+  // Only failures count: the account's earlier ones are forgotten, the address gets this attempt back.
+  await perAccount().delete(limits[0][1]);
+  await giveBack([limits[1]]);
   await startSession(account.id);
   return { ok: true };
 }
@@ -65,7 +61,7 @@ export async function startSession(accountId: string): Promise<void> {
   const { userAgent, secure } = await requestInfo();
   const context = dashboard();
   const token = randomBytes(32).toString("hex");
-  const expires = new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000);
+  const expires = new Date(context.clock.now() + SESSION_MAX_AGE_SECONDS * 1000);
   // The adapter passes extra fields through to the session row: the device shown in the sessions list.
   const session = { sessionToken: token, userId: accountId, expires, userAgent };
   await sharecountAdapter(context).createSession!(session);

@@ -1,7 +1,7 @@
 import { verify as argon2Verify } from "@node-rs/argon2";
 import { z } from "zod";
 import { hashPassword } from "@/lib/accounts/accounts";
-import { rateLimiter } from "@/lib/auth/rate-limit";
+import { rateLimiter, retryMinutes, takeFromLimits } from "@/lib/auth/rate-limit";
 import { dashboard } from "@/lib/dashboard/context";
 import { DashboardError, dashboardRoute } from "@/lib/dashboard/route";
 
@@ -22,11 +22,8 @@ export const POST = dashboardRoute({ input }, async ({ account, input }) => {
   const { prisma } = dashboard();
   const { passwordHash } = await prisma.account.findUniqueOrThrow({ where: { id: account.id }, select: { passwordHash: true } });
   if (passwordHash) {
-    try {
-      await attempts().consume(account.id);
-    } catch {
-      throw new DashboardError("rate_limited", 429, "Too many attempts. Try again in 15 minutes.");
-    }
+    const taken = await takeFromLimits([[attempts(), account.id]]);
+    if (!taken.ok) throw new DashboardError("rate_limited", 429, `Too many attempts. Try again in ${retryMinutes(taken.retryAfterMs)} minute(s).`);
     const valid = await argon2Verify(passwordHash, input.currentPassword ?? "").catch(() => false);
     if (!valid) throw new DashboardError("wrong_password", 422, "The current password is not right.");
     await attempts().delete(account.id);
