@@ -1,6 +1,6 @@
-import type { APIRequestContext, Cookie, Page, Response } from "@playwright/test";
+import type { APIRequestContext, APIResponse, Cookie, Page, Response } from "@playwright/test";
 import { E2E_BASE_URL } from "./env";
-import { admin, api, captureAction, createAccount, expect, replayAction, signIn, test, testClientAddress } from "./fixtures";
+import { admin, api, captureAction, createAccount, expect, replayAction, signIn, test, testClientAddress, withDatabase } from "./fixtures";
 import { dashboardPages, dashboardRoutes, MUTATIONS } from "./routes";
 
 /**
@@ -66,6 +66,71 @@ test.describe("sign up", () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+test.describe("sign up, as an attacker would", () => {
+  /** The sign-up form's server action, captured once (a too-short password: nothing is created, no limit is taken). */
+  async function signUpAction(page: Page) {
+    return captureAction(page, "/sign-up", async () => {
+      await page.goto("/sign-up");
+      await page.getByLabel("Email").fill("capture-sign-up@example.com");
+      await page.getByLabel("Password").fill("short");
+      await page.getByRole("button", { name: "Create account" }).click();
+    });
+  }
+  const PASSWORD = "a-long-enough-password";
+  const answer = async (response: APIResponse) => {
+    const body = await response.text();
+    if (response.status() >= 500) return `HTTP ${response.status()}`;
+    if (response.headers()["x-action-redirect"]?.includes("/dashboard")) return "created";
+    for (const message of ["Could not create an account with this email", "Too many new accounts"]) {
+      if (body.includes(message)) return message;
+    }
+    return `unexpected ${response.status()}: ${body.slice(0, 200)}`;
+  };
+  const accountsWithEmail = (email: string) =>
+    withDatabase((db) => db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM account WHERE email = ?").get(email)!.n);
+
+  test("is limited to 5 new accounts an hour per client address", async ({ page }) => {
+    const action = await signUpAction(page);
+    const address = testClientAddress();
+    const answers: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const email = `e2e-burst-${Date.now().toString(36)}-${i}@example.com`;
+      answers.push(await answer(await replayAction(page.request, action, { "capture-sign-up@example.com": email, short: PASSWORD }, address)));
+    }
+    expect(answers).toEqual([...Array(5).fill("created"), "Too many new accounts", "Too many new accounts"]);
+    // Another address is not held back by this one.
+    const other = `e2e-other-${Date.now().toString(36)}@example.com`;
+    expect(await answer(await replayAction(page.request, action, { "capture-sign-up@example.com": other, short: PASSWORD }, testClientAddress()))).toBe("created");
+  });
+
+  test("refuses an email with a control character or over 254 characters, and stores nothing", async ({ page }) => {
+    const action = await signUpAction(page);
+    const stamp = Date.now().toString(36);
+    for (const [email, message] of [
+      [`nul\u0000${stamp}@example.com`, "Enter a valid email address."],
+      [`bell${stamp}@example.com\u0007`, "Enter a valid email address."],
+      [`${"a".repeat(250)}@example.com`, "An email address has at most 254 characters."],
+    ] as const) {
+      const response = await replayAction(page.request, action, { "capture-sign-up@example.com": email, short: PASSWORD }, testClientAddress());
+      expect(response.status(), JSON.stringify(email)).toBe(200);
+      expect(await response.text(), JSON.stringify(email)).toContain(message);
+      expect(accountsWithEmail(email.toLowerCase())).toBe(0);
+    }
+    const control = withDatabase((db) => db.prepare<[], { n: number }>("SELECT count(*) AS n FROM account WHERE email GLOB '*[' || char(1) || '-' || char(31) || ']*'").get()!.n);
+    expect(control, "accounts with a control character in the email").toBe(0);
+  });
+
+  test("8 simultaneous sign-ups with one new email make one account; the others get the ordinary message", async ({ page }) => {
+    const action = await signUpAction(page);
+    const email = `e2e-race-${Date.now().toString(36)}@example.com`;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, async () => answer(await replayAction(page.request, action, { "capture-sign-up@example.com": email, short: PASSWORD }, testClientAddress()))),
+    );
+    expect(answers.sort()).toEqual(["Could not create an account with this email", ...Array(6).fill("Could not create an account with this email"), "created"].sort());
+    expect(accountsWithEmail(email)).toBe(1);
   });
 });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hash as argon2Hash } from "@node-rs/argon2";
+import { z } from "zod";
 import type { PrismaClient } from "../db/prisma.ts";
 import type { QuotaClock } from "../quota/clock.ts";
 import { normalizeWhitelistEntry } from "../whitelist/domains.ts";
@@ -47,26 +48,32 @@ export class Accounts {
 
   /** Creates the account and returns its API key: the only time the key is shown in full. */
   async create(input: { email: string; plan: string; password?: string }) {
-    const email = normalizeEmail(input.email);
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AccountError(`Not an email address: ${input.email}`);
+    const parsed = emailAddress.safeParse(input.email);
+    if (!parsed.success) throw new AccountError(`Not an email address: ${JSON.stringify(input.email)}`);
+    const email = parsed.data;
     const plan = await this.plan(input.plan);
-    if (await this.prisma.account.findUnique({ where: { email } })) {
-      throw new AccountError(`An account with email ${email} already exists`);
-    }
+    const taken = () => new AccountError(`An account with email ${email} already exists`);
+    if (await this.prisma.account.findUnique({ where: { email } })) throw taken();
     const apiKey = generateApiKey();
     const passwordHash = input.password ? await hashPassword(input.password) : null;
-    const account = await this.prisma.account.create({
-      data: {
-        id: randomUUID(),
-        email,
-        planName: plan.name,
-        apiKeyHash: hashApiKey(apiKey),
-        apiKeyEncrypted: this.vault.encrypt(apiKey),
-        passwordHash,
-        allocations: { create: { day: this.today(), dailyQuota: plan.dailyQuota } },
-      },
-    });
-    return { account, apiKey };
+    try {
+      const account = await this.prisma.account.create({
+        data: {
+          id: randomUUID(),
+          email,
+          planName: plan.name,
+          apiKeyHash: hashApiKey(apiKey),
+          apiKeyEncrypted: this.vault.encrypt(apiKey),
+          passwordHash,
+          allocations: { create: { day: this.today(), dailyQuota: plan.dailyQuota } },
+        },
+      });
+      return { account, apiKey };
+    } catch (error) {
+      // Created meanwhile by a concurrent request: the unique index decides, the answer is the ordinary one.
+      if (isUniqueViolation(error)) throw taken();
+      throw error;
+    }
   }
 
   /** Changes the plan; today's allocation follows it, earlier days keep theirs; paused jobs may resume. */
@@ -151,6 +158,21 @@ export class Accounts {
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
+}
+
+/** The longest address SMTP can deliver to (RFC 5321 path limit less its brackets). */
+export const MAX_EMAIL_LENGTH = 254;
+
+/** An account's email as typed: trimmed and lowercased, an address (no spaces or control characters), bounded. */
+export const emailAddress = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email("Enter a valid email address.").max(MAX_EMAIL_LENGTH, `An email address has at most ${MAX_EMAIL_LENGTH} characters.`));
+
+/** Prisma's unique-constraint error (P2002), on either database. */
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
 }
 
 /** argon2id with the library's defaults (OWASP's recommended minimum: 19 MiB, 2 passes). */

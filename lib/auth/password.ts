@@ -18,7 +18,8 @@ const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2hhcmVjb3VudGR1bW15$Xh4rW8c6
 
 export type PasswordSignInResult = { ok: true } | { ok: false; error: string };
 
-async function requestInfo() {
+/** The client's address (set by the dashboard's server, see client-ip.ts), its browser and whether it came over HTTPS. */
+export async function requestInfo() {
   const h = await headers();
   return {
     ip: h.get(CLIENT_IP_HEADER) ?? "unknown",
