@@ -14,7 +14,7 @@ const { env, port } = await serve({
 });
 
 // The demo account (SHARECOUNT_DEMO, default true): seeded once, a new random password printed at every start.
-if (env.SHARECOUNT_DEMO === "true") await startDemo(env, `http://${browsableHost(env.HOST)}:${port}`);
+if (env.SHARECOUNT_DEMO === "true") await startDemo(env, env.SHARECOUNT_PUBLIC_URL ?? `http://${browsableHost(env.HOST)}:${port}`);
 else await disableDemo(env).catch((error: unknown) => console.error("could not disable the demo account", error));
 
 /** Where a browser on this machine reaches a server listening on `host` (a wildcard address is not one). */

@@ -147,3 +147,33 @@ describe("TRUSTED_PROXIES", () => {
     expect(envError({ TRUSTED_PROXIES: "10.0.0.0/8, lb.internal" })).toMatch(/^\s*TRUSTED_PROXIES: /m);
   });
 });
+
+describe("SHARECOUNT_PUBLIC_URL", () => {
+  const github = { AUTH_GITHUB_ID: "id", AUTH_GITHUB_SECRET: "secret" };
+
+  it("is the dashboard's origin, with or without a trailing slash", () => {
+    expect(parseEnv({ SHARECOUNT_PUBLIC_URL: "https://Sharecount.Example.com/" }).SHARECOUNT_PUBLIC_URL).toBe("https://sharecount.example.com");
+    expect(parseEnv({ SHARECOUNT_PUBLIC_URL: "http://10.0.0.5:8080" }).SHARECOUNT_PUBLIC_URL).toBe("http://10.0.0.5:8080");
+    expect(parseEnv({}).SHARECOUNT_PUBLIC_URL).toBeUndefined();
+  });
+
+  it("refuses a path, a query, credentials and other schemes", () => {
+    for (const url of ["https://example.com/dashboard", "https://example.com/?x=1", "https://u:p@example.com", "ftp://example.com", "example.com"]) {
+      expect(envError({ SHARECOUNT_PUBLIC_URL: url }), url).toMatch(/^\s*SHARECOUNT_PUBLIC_URL: /m);
+    }
+  });
+
+  it("is required with GitHub or Google sign-in, whose redirect URIs are built from it", () => {
+    expect(envError(github)).toMatch(/^\s*SHARECOUNT_PUBLIC_URL: is required with GitHub or Google sign-in/m);
+    expect(envError({ AUTH_GOOGLE_ID: "id", AUTH_GOOGLE_SECRET: "secret" })).toMatch(/^\s*SHARECOUNT_PUBLIC_URL: /m);
+    expect(parseEnv({ ...github, SHARECOUNT_PUBLIC_URL: "https://sharecount.example.com" }).AUTH_GITHUB_ID).toBe("id");
+  });
+
+  it("is the one setting: Auth.js's AUTH_URL and NEXTAUTH_URL are refused unless they are what it derives", () => {
+    expect(envError({ AUTH_URL: "https://other.example.com" })).toMatch(/^\s*AUTH_URL: is set from SHARECOUNT_PUBLIC_URL/m);
+    expect(envError({ NEXTAUTH_URL: "https://other.example.com" })).toMatch(/^\s*NEXTAUTH_URL: /m);
+    expect(parseEnv({ SHARECOUNT_PUBLIC_URL: "https://a.example.com", AUTH_URL: "https://a.example.com/api/auth" }).AUTH_URL).toBe(
+      "https://a.example.com/api/auth",
+    );
+  });
+});

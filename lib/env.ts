@@ -27,6 +27,21 @@ const timeZone = z.string().refine(
 
 const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ""));
 
+/** Where users reach the dashboard: scheme, host and port only (the app is served at the root). */
+const publicUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL, such as https://sharecount.example.com" })
+  .refine((u) => {
+    // Refinements also run after a failed format check: an unparsable value is reported by that check alone.
+    const url = URL.parse(u);
+    return !url || (url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password);
+  }, "must be an origin only (scheme, host and port), such as https://sharecount.example.com, with no path")
+  .transform((u) => new URL(u).origin);
+
+/** Auth.js's own base-URL variables: derived from SHARECOUNT_PUBLIC_URL, so one setting says where the dashboard is. */
+export function authUrlFor(publicOrigin: string): string {
+  return `${publicOrigin}/api/auth`;
+}
+
 const schema = z
   .object({
     PORT: int(3000, 0).refine((p) => p <= 65535, "must be a port number"),
@@ -77,6 +92,10 @@ const schema = z
       .default("")
       .transform((list) => list.split(",").map((entry) => entry.trim()).filter(Boolean))
       .refine((entries) => entries.every(isAddressOrRange), "must be IP addresses or CIDR ranges, comma-separated"),
+    // Where users reach the dashboard: sign-in providers redirect there, and links the service prints use it.
+    SHARECOUNT_PUBLIC_URL: publicUrl.optional(),
+    AUTH_URL: z.string().optional(),
+    NEXTAUTH_URL: z.string().optional(),
     AUTH_GITHUB_ID: z.string().optional(),
     AUTH_GITHUB_SECRET: z.string().optional(),
     AUTH_GOOGLE_ID: z.string().optional(),
@@ -95,6 +114,21 @@ const schema = z
         path: ["REDIS_URL"],
         message: "needs DATABASE_URL to be PostgreSQL: Redis is for several processes, SQLite for one",
       });
+    }
+    if (!env.SHARECOUNT_PUBLIC_URL && ((env.AUTH_GITHUB_ID && env.AUTH_GITHUB_SECRET) || (env.AUTH_GOOGLE_ID && env.AUTH_GOOGLE_SECRET))) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SHARECOUNT_PUBLIC_URL"],
+        message:
+          "is required with GitHub or Google sign-in: the address users reach the dashboard at (e.g. https://sharecount.example.com); " +
+          "the providers send users back to it",
+      });
+    }
+    for (const name of ["AUTH_URL", "NEXTAUTH_URL"] as const) {
+      const value = env[name];
+      if (value !== undefined && (!env.SHARECOUNT_PUBLIC_URL || value !== authUrlFor(env.SHARECOUNT_PUBLIC_URL))) {
+        ctx.addIssue({ code: "custom", path: [name], message: "is set from SHARECOUNT_PUBLIC_URL: remove it and set SHARECOUNT_PUBLIC_URL to the dashboard's address" });
+      }
     }
     if (env.SHARECOUNT_NETWORKS === "live" && !env.FACEBOOK_ACCESS_TOKEN) {
       ctx.addIssue({

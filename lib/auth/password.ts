@@ -21,10 +21,12 @@ export type PasswordSignInResult = { ok: true } | { ok: false; error: string };
 /** The client's address (set by the dashboard's server, see client-ip.ts), its browser and whether it came over HTTPS. */
 export async function requestInfo() {
   const h = await headers();
+  const publicUrl = dashboard().env.SHARECOUNT_PUBLIC_URL;
   return {
     ip: h.get(CLIENT_IP_HEADER) ?? "unknown",
     userAgent: h.get("user-agent")?.slice(0, 300) ?? null,
-    secure: (h.get("x-forwarded-proto") ?? "").split(",")[0]?.trim() === "https",
+    // As Auth.js decides which session cookie to read: by the public URL's scheme, else by the request's.
+    secure: publicUrl ? publicUrl.startsWith("https:") : (h.get("x-forwarded-proto") ?? "").split(",")[0]?.trim() === "https",
   };
 }
 

@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, TSX } from "../support/admin-cli.ts";
+import { ensureDashboardBuild } from "../support/app.ts";
 import { freePort, startChild, waitHealthy } from "../support/processes.ts";
 import { scaleDeployment } from "./deployment.ts";
 
@@ -12,8 +10,7 @@ import { scaleDeployment } from "./deployment.ts";
 let deployment: Awaited<ReturnType<typeof scaleDeployment>>;
 
 beforeAll(async () => {
-  // The dashboard's build (npm test makes it before Vitest; this is a no-op then).
-  await promisify(execFile)(TSX, ["scripts/ensure-build.ts"], { cwd: ROOT });
+  await ensureDashboardBuild();
   deployment = await scaleDeployment();
 }, 600_000);
 afterAll(() => deployment?.close());
