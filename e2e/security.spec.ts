@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
-import { expect, signIn, test, withDatabase } from "./fixtures";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { E2E_BASE_URL } from "./env";
+import { api, expect, test, withDatabase } from "./fixtures";
 import { dashboardPages, dashboardRoutes } from "./routes";
 
 /**
@@ -95,4 +98,90 @@ test("no GET route a signed-in browser can call answers a session token, a passw
   const session = (await (await page.request.get("/api/auth/session")).json()) as Record<string, unknown>;
   expect(session).toEqual({ user: { email: account.email }, expires: expect.any(String) });
   expect(Date.parse(session.expires as string)).toBeGreaterThan(Date.now());
+});
+
+/** A page on another origin (another port), as an attacker's site would serve it. */
+async function serveHtml(body: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><body>${body}</body>`));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The pages a browser can open, signed in, plus a 404 and a job page for a job that does not exist. */
+const PAGES = () => ["/", "/sign-in", "/sign-up", "/no-such-page", "/dashboard/bulk/e2e-no-such-job", ...dashboardPages()];
+
+test.describe("framing and content security policy", () => {
+  test("every page sends the CSP with frame-ancestors 'none' and a fresh nonce, X-Frame-Options, nosniff and a referrer policy", async ({ signedIn: page }) => {
+    const nonces = new Set<string>();
+    for (const pathname of PAGES()) {
+      for (const request of [page.request, (await page.context().browser()!.newContext({ baseURL: E2E_BASE_URL })).request]) {
+        const response = await request.get(pathname);
+        const headers = response.headers();
+        expect(headers["x-frame-options"], pathname).toBe("DENY");
+        expect(headers["x-content-type-options"], pathname).toBe("nosniff");
+        expect(headers["referrer-policy"], pathname).toBe("strict-origin-when-cross-origin");
+        const directives = new Map(
+          (headers["content-security-policy"] ?? "").split(";").map((d) => {
+            const [name, ...values] = d.trim().split(/\s+/);
+            return [name!, values] as const;
+          }),
+        );
+        expect(directives.get("frame-ancestors"), pathname).toEqual(["'none'"]);
+        const scripts = directives.get("script-src") ?? [];
+        expect(scripts, pathname).toContain("'strict-dynamic'");
+        expect(scripts.filter((s) => ["'unsafe-inline'", "'unsafe-eval'", "*", "http:", "https:"].includes(s)), pathname).toEqual([]);
+        const nonce = scripts.find((s) => s.startsWith("'nonce-"));
+        expect(nonce, pathname).toBeDefined();
+        nonces.add(nonce!);
+        expect(directives.get("object-src"), pathname).toEqual(["'none'"]);
+        expect(directives.get("base-uri"), pathname).toEqual(["'none'"]);
+        // Every script in the page carries that nonce (or the browser would refuse to run it).
+        const html = await response.text();
+        for (const tag of html.match(/<script\b[^>]*>/g) ?? []) expect(tag, pathname).toContain(`nonce="${nonce!.slice(7, -1)}"`);
+      }
+    }
+    expect(nonces.size, "a nonce per response").toBe(PAGES().length * 2);
+  });
+
+  test("a page on another site cannot frame the dashboard (the clickjacking of Roll key and Sign out everywhere else)", async ({ signedIn: page }) => {
+    const targets = ["/dashboard", "/dashboard/settings", "/sign-in"];
+    // Control: the API's status answer sets no framing policy, so it does load in a frame; the test can tell.
+    const control = "/v1.0/status";
+    const attacker = await serveHtml([...targets, control].map((t) => `<iframe src="${E2E_BASE_URL}${t}" width="600" height="400"></iframe>`).join(""));
+    try {
+      await page.goto(attacker.url);
+      const frames = page.frames().slice(1);
+      expect(frames).toHaveLength(targets.length + 1);
+      await expect(frames.at(-1)!.locator("body")).toContainText('"status":"up"');
+      expect(frames.at(-1)!.url()).toBe(`${E2E_BASE_URL}${control}`);
+      for (const [i, target] of targets.entries()) {
+        // Chromium replaces a refused frame with its error page.
+        expect(frames[i]!.url(), target).toBe("chrome-error://chromewebdata/");
+        expect(await frames[i]!.getByRole("button").count(), target).toBe(0);
+      }
+    } finally {
+      await attacker.close();
+    }
+  });
+
+  test("the pages work under it: no script, style or connection refused, the usage chart's lazily loaded code included", async ({ signedIn: page, account }) => {
+    expect((await api(`/v1.0/?url=${encodeURIComponent("https://example.com/csp-check")}`, account.apiKey)).status).toBe(200);
+    const violations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy|Refused to/.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
+    });
+    for (const pathname of PAGES()) {
+      await page.goto(pathname);
+      await page.waitForLoadState("networkidle");
+    }
+    await page.goto("/dashboard/usage");
+    await expect(page.getByRole("application", { name: /Queries per day/ })).toBeVisible();
+    // Hydrated: a client-side control responds.
+    await page.getByRole("button", { name: "7 days" }).click();
+    await expect(page).toHaveURL(/days=7/);
+    expect(violations).toEqual([]);
+  });
 });

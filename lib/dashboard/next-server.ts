@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import next from "next";
 import { authUrlFor, type Env } from "../env.ts";
 import { CLIENT_IP_HEADER, clientAddressResolver } from "../auth/client-ip.ts";
+import { contentSecurityPolicy, newNonce, securityHeaders } from "./security-headers.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -16,10 +17,24 @@ export async function dashboardListener(env: Env, port: number): Promise<http.Re
   await dashboard.prepare();
   const handle = dashboard.getRequestHandler();
   const clientAddress = clientAddressResolver(env.TRUSTED_PROXIES);
+  const policy = { formActionOrigins: signInProviderOrigins(env) };
   return (req, res) => {
     // Sign-in rate limits key on the client's address: from the socket (or what trusted proxies say of it),
     // never from what the client sends.
     req.headers[CLIENT_IP_HEADER] = clientAddress(req);
+    const csp = contentSecurityPolicy(newNonce(), policy);
+    // Next.js takes the nonce for its scripts from the request's policy (a client's own is replaced).
+    req.headers["content-security-policy"] = csp;
+    delete req.headers["content-security-policy-report-only"];
+    for (const [name, value] of Object.entries(securityHeaders(csp))) res.setHeader(name, value);
     void handle(req, res);
   };
+}
+
+/** The sign-in providers' authorization servers: the no-JavaScript sign-in form is redirected there. */
+function signInProviderOrigins(env: Env): string[] {
+  return [
+    ...(env.AUTH_GITHUB_ID && env.AUTH_GITHUB_SECRET ? ["https://github.com"] : []),
+    ...(env.AUTH_GOOGLE_ID && env.AUTH_GOOGLE_SECRET ? ["https://accounts.google.com"] : []),
+  ];
 }
