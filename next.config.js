@@ -10,6 +10,11 @@ const nextConfig = {
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@node-rs/argon2"],
   // The build checks the dashboard's own code; `npm test` typechecks everything (tests, scripts, the API).
   typescript: { tsconfigPath: "tsconfig.next.json" },
+  // Behind a proxy that does not pass the public host on, server actions from the public origin are still
+  // this site's (read when the server starts; lib/env.ts has validated it).
+  experimental: {
+    serverActions: { allowedOrigins: process.env.SHARECOUNT_PUBLIC_URL ? [new URL(process.env.SHARECOUNT_PUBLIC_URL).host] : [] },
+  },
 };
 
 export default nextConfig;

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import next from "next";
 import { authUrlFor, type Env } from "../env.ts";
 import { CLIENT_IP_HEADER, clientAddressResolver } from "../auth/client-ip.ts";
+import { refusal } from "./request-guard.ts";
 import { contentSecurityPolicy, newNonce, securityHeaders } from "./security-headers.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -19,14 +20,21 @@ export async function dashboardListener(env: Env, port: number): Promise<http.Re
   const clientAddress = clientAddressResolver(env.TRUSTED_PROXIES);
   const policy = { formActionOrigins: signInProviderOrigins(env) };
   return (req, res) => {
+    const csp = contentSecurityPolicy(newNonce(), policy);
+    for (const [name, value] of Object.entries(securityHeaders(csp))) res.setHeader(name, value);
+    const refused = refusal(req, env.SHARECOUNT_PUBLIC_URL);
+    if (refused) {
+      // The body is not read, so the connection cannot carry another request.
+      res.writeHead(refused.status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", Connection: "close" });
+      res.end(JSON.stringify({ error: refused.error, message: refused.message }));
+      return;
+    }
     // Sign-in rate limits key on the client's address: from the socket (or what trusted proxies say of it),
     // never from what the client sends.
     req.headers[CLIENT_IP_HEADER] = clientAddress(req);
-    const csp = contentSecurityPolicy(newNonce(), policy);
     // Next.js takes the nonce for its scripts from the request's policy (a client's own is replaced).
     req.headers["content-security-policy"] = csp;
     delete req.headers["content-security-policy-report-only"];
-    for (const [name, value] of Object.entries(securityHeaders(csp))) res.setHeader(name, value);
     void handle(req, res);
   };
 }

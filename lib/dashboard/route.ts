@@ -4,6 +4,7 @@ import { AccountError } from "../accounts/accounts.ts";
 import { ApiClientError, ShareCountApi } from "../api-client/client.ts";
 import { currentAccount, type CurrentAccount } from "../auth/current-account.ts";
 import { dashboard } from "./context.ts";
+import { isSameOrigin } from "./same-origin.ts";
 
 /** An error a dashboard route answers as is: `{ error, message }` with this status. */
 export class DashboardError extends Error {
@@ -35,7 +36,11 @@ function errorResponse(error: unknown): Response {
       { status: 422 },
     );
   }
-  if (error instanceof DashboardError) return Response.json({ error: error.code, message: error.message }, { status: error.status });
+  if (error instanceof DashboardError) {
+    // An unread body would be left on the connection: it cannot carry another request.
+    const headers = error.status === 413 ? { Connection: "close" } : undefined;
+    return Response.json({ error: error.code, message: error.message }, { status: error.status, headers });
+  }
   if (error instanceof AccountError) return Response.json({ error: "invalid_input", message: error.message }, { status: 422 });
   if (error instanceof ApiClientError) {
     const status = error.type === "quota_exceeded" ? 429 : error.status >= 500 ? 502 : error.status;
@@ -45,21 +50,40 @@ function errorResponse(error: unknown): Response {
   return Response.json({ error: "internal_error", message: "Something went wrong; please try again." }, { status: 500 });
 }
 
-/**
- * Mutations must come from this site's own pages: the browser says so in Sec-Fetch-Site, or an Origin that
- * matches the host. Cookies are SameSite=Lax as well; this closes the rest.
- */
+/** Mutations must come from this site's own pages (see same-origin.ts). */
 function assertSameOrigin(request: Request): void {
-  const site = request.headers.get("sec-fetch-site");
-  if (site) {
-    if (site === "same-origin") return;
+  if (!isSameOrigin((name) => request.headers.get(name), dashboard().env.SHARECOUNT_PUBLIC_URL)) {
     throw new DashboardError("cross_site", 403, "Cross-site requests are refused.");
   }
-  const origin = request.headers.get("origin");
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  if (origin && host && new URL(origin).host === host) return;
-  throw new DashboardError("cross_site", 403, "Cross-site requests are refused.");
 }
+
+/** A JSON body read as it arrives and abandoned once over `maxBytes`, so no request is buffered beyond it. */
+async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+  const tooLarge = () => new DashboardError("body_too_large", 413, `The request body is over ${maxBytes} bytes.`);
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (let part = await reader.read(); !part.done; part = await reader.read()) {
+      size += part.value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(part.value);
+    }
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new DashboardError("invalid_input", 422, "The request body must be JSON.");
+  }
+}
+
+/** What a dashboard route's JSON body may weigh unless the route says otherwise. */
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 export interface RouteContext<I> {
   account: CurrentAccount;
@@ -72,6 +96,8 @@ export interface RouteContext<I> {
 interface RouteOptions<S extends z.ZodTypeAny> {
   /** Parsed from the query string and route params (GET, DELETE) or the JSON body and params (POST, PUT). */
   input?: S;
+  /** The largest JSON body accepted (413 above); 64 KiB unless set. */
+  maxBodyBytes?: number;
 }
 
 /**
@@ -94,9 +120,7 @@ export function dashboardRoute<S extends z.ZodTypeAny = z.ZodUndefined>(
         const raw =
           request.method === "GET" || request.method === "DELETE"
             ? Object.fromEntries(new URL(request.url).searchParams)
-            : await request.json().catch(() => {
-                throw new DashboardError("invalid_input", 422, "The request body must be JSON.");
-              });
+            : await readJson(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
         input = options.input.parse({ ...(raw as object), ...params });
       }
       const api = async () => {

@@ -1,8 +1,38 @@
 import http from "node:http";
 
+/**
+ * The path and query of a request target. Origin-form (`/v1.0/?url=…`) as is; absolute-form
+ * (`http://host/v1.0/…`, which HTTP/1.1 servers must accept) becomes the same request on this host, so nothing
+ * built from the target (a redirect) can point elsewhere. Null for anything else (`*`, an authority).
+ */
+export function originFormTarget(target: string): string | null {
+  if (target.startsWith("/")) return target;
+  const absolute = /^https?:\/\/[^/?#]*(.*)$/is.exec(target);
+  if (!absolute) return null;
+  const rest = absolute[1]!;
+  return rest.startsWith("/") ? rest : `/${rest}`;
+}
+
+function refuse(socket: { end(data: string): unknown }, status: string, type: string, message: string): void {
+  const body = JSON.stringify({ Error: message, Type: type });
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** The HTTP server every entry point (and the tests) serves through. */
 export function createHttpServer(listener: http.RequestListener): http.Server {
-  const server = http.createServer(listener);
+  const server = http.createServer((req, res) => {
+    const target = originFormTarget(req.url ?? "");
+    if (target === null) {
+      res.writeHead(400, { "Content-Type": "application/json; charset=utf-8", "X-Content-Type-Options": "nosniff", Connection: "close" });
+      res.end(JSON.stringify({ Error: "The request target must be a path, such as /v1.0/?url=…", Type: "bad_request" }));
+      return;
+    }
+    req.url = target;
+    listener(req, res);
+  });
   // Longer than common load balancers' idle timeouts (60 s), so they never reuse a socket we just closed.
   server.keepAliveTimeout = 65_000;
   // Requests Node's HTTP parser refuses (bytes not allowed in a request line, oversized headers) never reach
@@ -10,14 +40,11 @@ export function createHttpServer(listener: http.RequestListener): http.Server {
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
-    const body = JSON.stringify({
-      Error: tooLarge ? "The request headers or URL are too large." : "The request could not be parsed as HTTP.",
-      Type: tooLarge ? "request_too_large" : "bad_request",
-    });
-    socket.end(
-      `HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Connection: close\r\n\r\n${body}`,
+    refuse(
+      socket,
+      tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request",
+      tooLarge ? "request_too_large" : "bad_request",
+      tooLarge ? "The request headers or URL are too large." : "The request could not be parsed as HTTP.",
     );
   });
   return server;

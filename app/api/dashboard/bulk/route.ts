@@ -14,8 +14,8 @@ const submission = z.object({
 /** This account's job history (from the database, newest first) and its plan's bulk limits. */
 export const GET = dashboardRoute({}, async ({ account }) => bulkOverview(account.id));
 
-/** Submits a job with the account's key; the answer names the job to open. */
-export const POST = dashboardRoute({ input: submission }, async ({ input, api }): Promise<BulkSubmitted> => {
+/** Submits a job with the account's key; the answer names the job to open. Its body holds the most URLs at their longest, as JSON. */
+export const POST = dashboardRoute({ input: submission, maxBodyBytes: MAX_URLS * (MAX_URL_LENGTH + 4) + 1024 }, async ({ input, api }): Promise<BulkSubmitted> => {
   const { bulk_id, count } = await (await api()).submitBulk(input.urls);
   return { bulkId: bulk_id, count };
 });

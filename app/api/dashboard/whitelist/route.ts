@@ -6,11 +6,12 @@ import { normalizeWhitelistEntry } from "@/lib/whitelist/domains";
 
 /** Far more entries than anyone keeps by hand; a bound so one request cannot ask for an unbounded write. */
 const MAX_ENTRIES = 1_000;
+const MAX_ENTRY_LENGTH = 2_048;
 
 /** An entry as typed (the service stores its normal form), refused here with the same reason the editor shows. */
 const entry = z
   .string()
-  .max(2_048)
+  .max(MAX_ENTRY_LENGTH)
   .superRefine((value, context) => {
     const result = normalizeWhitelistEntry(value);
     if (!result.ok) context.addIssue({ code: "custom", message: result.reason });
@@ -31,7 +32,8 @@ export const GET = dashboardRoute({}, async ({ api }): Promise<WhitelistState> =
  * Replaces the whitelist through the service's own account code (the public API has no write endpoint), which
  * normalizes each entry; an invalid entry is a 422 with its reason. The API sees the change with its next request.
  */
-export const PUT = dashboardRoute({ input: whitelistInput }, async ({ account, input }): Promise<WhitelistState> => {
+// The most entries at their longest, as JSON.
+export const PUT = dashboardRoute({ input: whitelistInput, maxBodyBytes: MAX_ENTRIES * (MAX_ENTRY_LENGTH + 8) + 1024 }, async ({ account, input }): Promise<WhitelistState> => {
   const saved = await dashboard().accounts.setWhitelist(account.email, input.domains, input.enabled);
   return { domains: sortEntries(saved.whitelist.domains), enabled: saved.whitelist.enabled };
 });

@@ -1,0 +1,184 @@
+import { createHash, randomBytes } from "node:crypto";
+import http from "node:http";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAdmin } from "../support/admin-cli.ts";
+import { ensureDashboardBuild, startApp, type App } from "../support/app.ts";
+
+/*
+ * Requests no browser sends but anyone can: odd request targets, forged or missing Origins, oversized and
+ * streamed bodies. Each gets a 4xx with an error object: never a 5xx, a stack trace, or a redirect to another host.
+ */
+
+let app: App;
+let apiKey: string;
+let sessionCookie: string;
+
+beforeAll(async () => {
+  await ensureDashboardBuild();
+  app = await startApp();
+  const databaseUrl = `file:${path.join(app.dataDir, "app.db")}`;
+  const email = "odd@example.com";
+  apiKey = (await runAdmin(databaseUrl, ["account:create", "--email", email, "--plan", "business"])).json.apikey as string;
+  // A signed-in browser's session, as password sign-in stores it (the SHA-256 of the cookie's token).
+  const token = randomBytes(32).toString("hex");
+  const db = new Database(path.join(app.dataDir, "app.db"));
+  try {
+    const { id } = db.prepare<[string], { id: string }>("SELECT id FROM account WHERE email = ?").get(email)!;
+    db.prepare("INSERT INTO session (id, session_token, account_id, expires, created_at, last_seen_at, user_agent) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
+      randomBytes(8).toString("hex"),
+      createHash("sha256").update(token).digest("hex"),
+      id,
+      Date.now() + 86_400_000,
+      Date.now(),
+      Date.now(),
+      "vitest",
+    );
+  } finally {
+    db.close();
+  }
+  sessionCookie = `authjs.session-token=${token}`;
+}, 300_000);
+afterAll(() => app?.close());
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  /** Bytes of the request body written before the answer arrived. */
+  sent: number;
+}
+
+/** One request with its target sent verbatim (`*`, `http://host/path`), optionally a body streamed in chunks. */
+function request(method: string, target: string, headers: Record<string, string> = {}, body?: { chunk: Buffer; times: number }): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const req = http.request({ host: "127.0.0.1", port: app.port, method, path: target, headers: { Host: `127.0.0.1:${app.port}`, ...headers } }, (res) => {
+      answered = true;
+      let text = "";
+      res.setEncoding("utf8").on("data", (d: string) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text, sent }));
+      res.on("error", reject);
+    });
+    // The server may answer and close the connection while the rest of the body is still going out: writing
+    // then fails, but the answer is what counts. Only a connection that closes unanswered is a failure.
+    let failure: Error | null = null;
+    req.on("error", (error) => (failure = error));
+    req.on("close", () => {
+      if (!answered) reject(failure ?? new Error("closed without an answer"));
+    });
+    if (!body) return void req.end();
+    // Like a client sending Expect: 100-continue, give the server a moment to refuse on the headers alone.
+    req.flushHeaders();
+    let left = body.times;
+    const pump = () => {
+      while (left > 0 && !answered) {
+        left--;
+        sent += body.chunk.length;
+        if (!req.write(body.chunk)) return void req.once("drain", pump);
+      }
+      req.end();
+    };
+    setTimeout(pump, 100);
+  });
+}
+
+/** A 4xx with a JSON error object and nothing that looks like a stack trace. */
+function expectClean4xx(answer: Answer, status: number) {
+  expect(answer.status).toBe(status);
+  expect(answer.headers["content-type"]).toContain("application/json");
+  expect(() => JSON.parse(answer.body)).not.toThrow();
+  expect(answer.body).not.toMatch(/\bat .+\(.+:\d+:\d+\)|node_modules|\.ts:\d+/);
+}
+
+const sameOrigin = () => ({ Origin: app.url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json" });
+
+describe("request targets", () => {
+  it.each(["OPTIONS", "GET", "POST", "HEAD"])("%s * is a 400 with an error object", async (method) => {
+    const answer = await request(method, "*");
+    expect(answer.status).toBe(400);
+    if (method !== "HEAD") {
+      expectClean4xx(answer, 400);
+      expect(JSON.parse(answer.body)).toMatchObject({ Type: "bad_request" });
+    }
+  });
+
+  it("an absolute-form target is served as a request to this host, never redirected to the one it names", async () => {
+    const quota = await request("GET", `http://evil.example/v1.0/quota?apikey=${apiKey}`);
+    expect(quota.status).toBe(200);
+    expect(JSON.parse(quota.body)).toMatchObject({ plan: "business" });
+    for (const target of [
+      `http://evil.example/v1.0/quota?apikey=${apiKey}`,
+      `https://evil.example/v1.0?url=https%3A%2F%2Fexample.com%2F&apikey=${apiKey}`,
+      "http://evil.example/dashboard",
+      "http://evil.example/",
+      "http://evil.example",
+      "http://evil.example?apikey=x",
+      "//evil.example/",
+      "/\\evil.example/",
+      "/%2F%2Fevil.example/",
+    ]) {
+      const answer = await request("GET", target);
+      expect(answer.status, target).toBeLessThan(500);
+      const location = answer.headers.location;
+      if (location) expect(new URL(location, app.url).host, `${target} → ${location}`).toBe(`127.0.0.1:${app.port}`);
+    }
+  });
+
+  it("other targets are refused", async () => {
+    for (const target of ["evil.example:443", "v1.0/quota", "ftp://evil.example/v1.0/quota"]) {
+      expectClean4xx(await request("GET", target), 400);
+    }
+  });
+});
+
+describe("dashboard mutations with a forged Origin", () => {
+  it.each(["null", "http://[", "::::", "not a url", "https://evil.example"])("Origin: %s is a 403, signed in or not", async (origin) => {
+    for (const cookie of [{}, { Cookie: sessionCookie }] as Record<string, string>[]) {
+      const answer = await request("POST", "/api/dashboard/lookup", { Origin: origin, "Content-Type": "application/json", ...cookie }, {
+        chunk: Buffer.from('{"url":"https://example.com/"}'),
+        times: 1,
+      });
+      expectClean4xx(answer, 403);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: "cross_site" });
+    }
+  });
+
+  it("a cross-origin or Origin: null server action is a 403", async () => {
+    const forged: Record<string, string>[] = [{ Origin: "https://evil.example" }, { Origin: "null" }, { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }];
+    for (const headers of forged) {
+      const answer = await request("POST", "/sign-in", { ...headers, "Next-Action": "0".repeat(42), "Content-Type": "text/plain;charset=UTF-8" }, {
+        chunk: Buffer.from('["x"]'),
+        times: 1,
+      });
+      expectClean4xx(answer, 403);
+    }
+  });
+});
+
+describe("bodies", () => {
+  it("a server action body over 1 MB is a 413, and one of unknown length a 411", async () => {
+    const headers = { Origin: app.url, "Next-Action": "0".repeat(42), "Content-Type": "text/plain;charset=UTF-8" };
+    const big = await request("POST", "/sign-in", { ...headers, "Content-Length": String(2 * 1024 * 1024) }, { chunk: Buffer.alloc(64 * 1024, "a"), times: 32 });
+    expectClean4xx(big, 413);
+    const streamed = await request("POST", "/sign-in", { ...headers, "Transfer-Encoding": "chunked" }, { chunk: Buffer.alloc(64 * 1024, "a"), times: 32 });
+    expectClean4xx(streamed, 411);
+  });
+
+  it("a dashboard route stops reading an 80 MiB body at its limit and answers 413, declared or streamed", async () => {
+    const headers = { ...sameOrigin(), Cookie: sessionCookie };
+    const chunk = Buffer.alloc(1024 * 1024, " ");
+    const declared = await request("PUT", "/api/dashboard/whitelist", { ...headers, "Content-Length": String(80 * chunk.length) }, { chunk, times: 80 });
+    expectClean4xx(declared, 413);
+    const streamed = await request("PUT", "/api/dashboard/whitelist", { ...headers, "Transfer-Encoding": "chunked" }, { chunk, times: 80 });
+    expectClean4xx(streamed, 413);
+    // Answered long before the body was all sent: it was never read whole.
+    expect(streamed.sent).toBeLessThan(40 * chunk.length);
+    // The route still works for a body of the right size.
+    const saved = await request("PUT", "/api/dashboard/whitelist", headers, { chunk: Buffer.from('{"domains":["example.com"],"enabled":false}'), times: 1 });
+    expect(saved.status).toBe(200);
+    expect(JSON.parse(saved.body)).toEqual({ domains: ["example.com"], enabled: false });
+  });
+});
