@@ -1,5 +1,4 @@
 import { Hono, type Handler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { ApiVersion } from "./counts/count-object.ts";
 import type { ApiDeps } from "./deps.ts";
 import { apiErrors, toApiError } from "./http/errors.ts";
@@ -23,15 +22,11 @@ export function createApiApp(deps: ApiDeps): Hono {
   // CORS preflight for every API path; the answers themselves carry their CORS headers (see respond.ts).
   app.options("*", (c) => preflight(c.req.header("access-control-request-headers")));
 
-  const limitBody = bodyLimit({
-    maxSize: deps.limits.maxBodyBytes,
-    onError: () => sendError(apiErrors.bodyTooLarge(deps.limits.maxBodyBytes)),
-  });
-
+  // A POST handler reads its body itself, as a stream bounded by BULK_MAX_BODY_BYTES (see bulk/body.ts).
   const route = (path: string, handlers: { GET?: Handler; POST?: Handler }) => {
     const allow = Object.keys(handlers).join(", ");
     if (handlers.GET) app.get(path, handlers.GET);
-    if (handlers.POST) app.post(path, limitBody, handlers.POST);
+    if (handlers.POST) app.post(path, handlers.POST);
     app.all(path, () => sendError(apiErrors.methodNotAllowed(allow)));
   };
 

@@ -1,10 +1,12 @@
 import Papa from "papaparse";
 import { parseCountUrl } from "../urls/count-url.ts";
-import { hostAllowed } from "../whitelist/domains.ts";
+import { UrlListReader, type WhitelistRule } from "./url-list.ts";
+
+export type { WhitelistRule } from "./url-list.ts";
 
 /**
- * Reads a bulk job's URLs the way the API will (same validation, same normalization, same whitelist rule),
- * so the dashboard can show what will be counted before anything is uploaded. Pure; runs in the browser.
+ * Reads a bulk job's URLs the way the API will (its line rule, url-list.ts), so the dashboard can show what
+ * will be counted before anything is uploaded. Pure; runs in the browser.
  */
 
 /** `lines`: one URL per line (.txt files and pasted text); `csv`: a spreadsheet export. */
@@ -25,11 +27,6 @@ export interface UrlList {
   duplicates: number;
   /** Distinct valid URLs the account's enforced whitelist refuses: the API would drop them. */
   outsideWhitelist: number;
-}
-
-export interface WhitelistRule {
-  enabled: boolean;
-  domains: readonly string[];
 }
 
 interface Entry {
@@ -68,23 +65,14 @@ function csvEntries(text: string): Entry[] {
 export function parseUrlList(text: string, format: UrlListFormat, whitelist?: WhitelistRule): UrlList {
   const body = stripBom(text);
   const entries = format === "csv" ? csvEntries(body) : lineEntries(body);
-  const seen = new Set<string>();
+  const reader = new UrlListReader(whitelist ?? null);
   const list: UrlList = { urls: [], invalid: [], duplicates: 0, outsideWhitelist: 0 };
   for (const entry of entries) {
-    const value = entry.value.trim();
-    if (value.length === 0) continue;
-    const parsed = parseCountUrl(value);
-    if (!parsed.ok) {
-      list.invalid.push({ line: entry.line, value, reason: parsed.reason });
-      continue;
-    }
-    if (seen.has(parsed.normalized)) {
-      list.duplicates++;
-      continue;
-    }
-    seen.add(parsed.normalized);
-    if (whitelist?.enabled && !hostAllowed(parsed.url.hostname, whitelist.domains)) list.outsideWhitelist++;
-    else list.urls.push(value);
+    const verdict = reader.read(entry.value);
+    if (verdict.kind === "invalid") list.invalid.push({ line: entry.line, value: verdict.value, reason: verdict.reason });
+    else if (verdict.kind === "duplicate") list.duplicates++;
+    else if (verdict.kind === "outside_whitelist") list.outsideWhitelist++;
+    else if (verdict.kind === "accepted") list.urls.push(verdict.url);
   }
   return list;
 }

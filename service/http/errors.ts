@@ -60,11 +60,12 @@ export const apiErrors = {
     ),
   bulkNotAllowed: (plan: string) =>
     new ApiError("bulk_not_allowed", 403, `Bulk jobs need a paid plan (plus, business or dedicated); this key is on ${plan}.`),
-  bulkLimitExceeded: (count: number, limit: number) =>
+  // Reading stops at the first URL past the limit, so how far past is not known.
+  bulkLimitExceeded: (limit: number) =>
     new ApiError(
       "bulk_limit_exceeded",
       400,
-      `${count} URLs is over this plan's batch limit of ${limit}: remove ${count - limit} and submit again.`,
+      `More than ${limit} URLs: this plan's batch limit is ${limit} valid, distinct URLs per job. Split the list and submit each part.`,
     ),
   noValidUrls: () =>
     new ApiError("no_valid_urls", 400, "The body holds no valid URL: send one complete http(s) URL per line in urls."),
@@ -83,6 +84,11 @@ export const apiErrors = {
     }),
   internal: () => new ApiError("internal_error", 500, "Something went wrong on our side; the request was not counted."),
 };
+
+/** The same error, answered on a connection that then closes: the request's body was not read to its end. */
+export function closingConnection(error: ApiError): ApiError {
+  return new ApiError(error.type, error.status, error.message, { ...error.headers, Connection: "close" });
+}
 
 /** Anything thrown while answering becomes an API error: a database (or Redis) outage is a 503, anything else a logged 500. */
 export function toApiError(error: unknown, store: Store): ApiError {

@@ -1,38 +1,95 @@
+import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import { countObject, type ApiVersion, type StoredCounts } from "../counts/count-object.ts";
 import type { ApiDeps } from "../deps.ts";
-import { apiErrors, toApiError } from "../http/errors.ts";
+import { apiErrors, closingConnection, toApiError } from "../http/errors.ts";
 import { apiKeyParam, requestQuery } from "../http/query.ts";
 import { send, sendError } from "../http/respond.ts";
-import { acceptBulkUrls, newBulkId, readBulkBody } from "../bulk/submission.ts";
+import { bodyCanCarryKey, bulkBodyEvents } from "../bulk/body.ts";
+import { BulkSubmission, newBulkId } from "../bulk/submission.ts";
+import type { AccountContext } from "../store/types.ts";
 
 const MAX_BULK_ID_LENGTH = 64;
 
-/** POST /v1.0/bulk, /v1.1/bulk and the legacy /bulk: queue a job, answer `{count, bulk_id}`. */
+/**
+ * Other requests get a turn after each chunk of a body (at most 64 KiB from a socket: a few milliseconds of
+ * checking). Not within one: its lines would then outlive the young generation and pile up in the old.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The request body as it arrives: from Node's request itself when served by Node (reading it paces the
+ * socket; stopping early leaves it open for the answer), else from the web request.
+ */
+async function* requestChunks(c: Context): AsyncGenerator<Uint8Array> {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming) return yield* incoming.iterator({ destroyOnReturn: false });
+  const reader = c.req.raw.body?.getReader();
+  if (!reader) return;
+  try {
+    for (let part = await reader.read(); !part.done; part = await reader.read()) yield part.value;
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+function assertBulkAllowed(account: AccountContext): void {
+  if (account.plan.bulkBatchLimit <= 0) throw apiErrors.bulkNotAllowed(account.plan.name);
+}
+
+/**
+ * POST /v1.0/bulk, /v1.1/bulk and the legacy /bulk: queue a job, answer `{count, bulk_id}`. The key is checked
+ * before the body when it is in the query string (and a body that cannot hold one is not read without it);
+ * the body is read as it arrives and no further than the first URL past the plan's batch limit.
+ */
 export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
   return async (c: Context): Promise<Response> => {
+    let bodyRead = false;
     try {
       const params = requestQuery(c.req.url);
-      // A key in the query is checked before the body is read; a key in the body can only be checked after.
+      const type = c.req.header("content-type") ?? "";
       const queryKey = apiKeyParam(params);
-      const queryAccount = queryKey ? await deps.auth.authenticate(queryKey) : null;
-      const body = await readBulkBody(c);
-      const account = queryAccount ?? (await deps.auth.authenticate(body.apiKey));
-      const { plan } = account;
-      if (plan.bulkBatchLimit <= 0) throw apiErrors.bulkNotAllowed(plan.name);
-      const urls = acceptBulkUrls(body.text, account);
+      let account = queryKey ? await deps.auth.authenticate(queryKey) : null;
+      if (!account && !bodyCanCarryKey(type)) throw apiErrors.missingApiKey();
+      if (account) assertBulkAllowed(account);
+      const maxBytes = deps.limits.maxBodyBytes;
+      if (Number(c.req.header("content-length") ?? 0) > maxBytes) throw apiErrors.bodyTooLarge(maxBytes);
+
+      const submission = new BulkSubmission(account, account ? 0 : await deps.store.largestBulkBatchLimit());
+      for await (const batch of bulkBodyEvents(requestChunks(c), type, maxBytes)) {
+        for (const event of batch) {
+          if (event.kind === "line") submission.add(event.value);
+          else if (event.kind === "apikey" && !account) {
+            account = await deps.auth.authenticate(event.value);
+            assertBulkAllowed(account);
+            submission.identify(account);
+          }
+        }
+        // The batch's lines are done with: they must not live on through the turn (see bulkBodyEvents).
+        batch.length = 0;
+        if (account && submission.over) break;
+        await nextTurn();
+      }
+      bodyRead = !(account && submission.over);
+
+      if (!account) throw apiErrors.missingApiKey();
+      if (submission.over) throw apiErrors.bulkLimitExceeded(submission.limit);
+      const urls = submission.urls;
       if (urls.length === 0) throw apiErrors.noValidUrls();
-      if (urls.length > plan.bulkBatchLimit) throw apiErrors.bulkLimitExceeded(urls.length, plan.bulkBatchLimit);
       const { day, resetsAt } = deps.clock.today();
-      if ((await deps.store.queriesOn(account.id, day)) >= plan.dailyQuota) {
-        throw apiErrors.quotaExceeded(version, plan.dailyQuota, resetsAt, deps.clock.timeZone);
+      if ((await deps.store.queriesOn(account.id, day)) >= account.plan.dailyQuota) {
+        throw apiErrors.quotaExceeded(version, account.plan.dailyQuota, resetsAt, deps.clock.timeZone);
       }
       const bulkId = newBulkId();
-      await deps.store.createBulkJob({ id: bulkId, accountId: account.id, createdAt: Date.now() }, urls);
+      await deps.store.createBulkJob(
+        { id: bulkId, accountId: account.id, createdAt: deps.clock.now() },
+        urls.map(({ url, countUrl }) => ({ url, countUrl })),
+      );
       await deps.bulkSubmitted({ id: bulkId, accountId: account.id });
       return send(200, { count: urls.length, bulk_id: bulkId });
     } catch (error) {
-      return sendError(toApiError(error, deps.store));
+      const answer = toApiError(error, deps.store);
+      return sendError(bodyRead ? answer : closingConnection(answer));
     }
   };
 }

@@ -108,6 +108,7 @@ export function openPostgresStore(databaseUrl: string): Store {
              ARRAY(SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain) AS domains
       FROM account a JOIN plan p ON p.name = a.plan_name
       WHERE a.api_key_hash = $1`,
+    largestBulkBatchLimit: "SELECT COALESCE(MAX(bulk_batch_limit), 0)::int AS n FROM plan",
     accountPlan: `
       SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed
       FROM account a JOIN plan p ON p.name = a.plan_name WHERE a.id = $1`,
@@ -258,6 +259,9 @@ export function openPostgresStore(databaseUrl: string): Store {
         plan: toPlan(row),
         whitelist: { enabled: row.whitelist_enabled, domains: row.domains },
       };
+    },
+    async largestBulkBatchLimit() {
+      return (await query<{ n: number }>("largestBulkBatchLimit", SQL.largestBulkBatchLimit)).rows[0]!.n;
     },
     async accountPlan(accountId) {
       const row = (await query<PlanRow>("accountPlan", SQL.accountPlan, [accountId])).rows[0];

@@ -44,6 +44,7 @@ export function openSqliteStore(databaseUrl: string): Store {
     accountPlan: db.prepare<[string], Omit<AccountRow, "id" | "whitelist_enabled" | "domains">>(`
       SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed
       FROM account a JOIN plan p ON p.name = a.plan_name WHERE a.id = ?`),
+    largestBulkBatchLimit: db.prepare<[], number>("SELECT COALESCE(MAX(bulk_batch_limit), 0) FROM plan").pluck(),
     reserveQuery: db.prepare<[{ account: string; day: string; quota: number }], { queries: number }>(`
       INSERT INTO daily_usage (account_id, day, queries) SELECT @account, @day, 1 WHERE @quota > 0
       ON CONFLICT (account_id, day) DO UPDATE SET queries = queries + 1 WHERE daily_usage.queries < @quota
@@ -189,6 +190,9 @@ export function openSqliteStore(databaseUrl: string): Store {
         },
         whitelist: { enabled: row.whitelist_enabled === 1, domains: JSON.parse(row.domains) as string[] },
       };
+    },
+    async largestBulkBatchLimit() {
+      return statements.largestBulkBatchLimit.get()!;
     },
     async accountPlan(accountId) {
       const row = statements.accountPlan.get(accountId);

@@ -68,6 +68,8 @@ export interface Store {
   /** Changes whenever accounts, plans or whitelists may have changed; cached accounts are valid while it does not. */
   accountsVersion(): Promise<number>;
   accountPlan(accountId: string): Promise<PlanLimits | null>;
+  /** The largest batch limit of any plan: how many URLs a bulk body may hold before its key says whose it is. */
+  largestBulkBatchLimit(): Promise<number>;
 
   /** Atomically counts one query if `used < dailyQuota`; returns the new count, or null when the quota is used up. */
   reserveQuery(accountId: string, day: string, dailyQuota: number): Promise<number | null>;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addDays } from "../../lib/quota/day.ts";
 import { updatePlan } from "../../lib/plans.ts";
 import { expectedFacebook, expectedPinterest } from "../support/expected-counts.ts";
+import { rawRequest } from "../support/raw-http.ts";
 import { startTestService, todayUtc, type TestService } from "../support/service.ts";
 
 /*
@@ -349,15 +350,14 @@ describe("POST bulk: errors", () => {
     expect((await quota(free)).quota_used_today).toBe(0);
   });
 
-  it("holds plus to 500 valid unique URLs: 501 is bulk_limit_exceeded saying how many to remove", async () => {
+  it("holds plus to 500 valid unique URLs: 501 is bulk_limit_exceeded naming the limit", async () => {
     const plus = (await svc.account("plus")).apiKey;
     const urls = freshUrls(503, "limit");
     const over = await submit("/v1.0/bulk", plain(urls.join("\n")), plus);
     const error = await expectError(over, 400, "bulk_limit_exceeded");
-    expect(error.Error).toMatch(/\bremove 3\b/);
-    expect(error.Error).toContain("500");
+    expect(error.Error).toMatch(/\bMore than 500 URLs\b/);
     const over1 = await expectError(await submit("/v1.1/bulk", plain(urls.slice(0, 501).join("\n")), plus), 400, "bulk_limit_exceeded");
-    expect(over1.Error).toMatch(/\bremove 1\b/);
+    expect(over1.Error).toMatch(/\bbatch limit is 500\b/);
     // Duplicates and invalid lines do not count toward the limit: 500 unique valid URLs are accepted.
     const exactly = [...urls.slice(0, 500), urls[0]!.replace("https://example.com", "https://EXAMPLE.com"), urls[1]!, "nope"];
     const res = await submit("/v1.0/bulk", plain(exactly.join("\n")), plus);
@@ -397,6 +397,58 @@ describe("POST bulk: errors", () => {
     await expectError(await submit("/v1.0/bulk", { body: form }, null), 401, "invalid_api_key");
     await expectError(await svc.get("/v1.0/bulk?bulk_id=abc"), 401, "missing_api_key");
     await expectError(await svc.get("/v1.1/bulk?bulk_id=abc&apikey=nope"), 401, "invalid_api_key");
+  });
+});
+
+describe("POST bulk: big bodies are read no further than needed", () => {
+  const MiB = 1024 * 1024;
+  /** `times` MiB of URL lines (about 24,000 lines a MiB), streamed to `path`. */
+  const stream = (path: string, headers: Record<string, string>, times: number, line = "https://example.com/a-long-enough-path-0123456789\n") => {
+    const chunk = Buffer.from(line.repeat(Math.ceil(MiB / line.length))).subarray(0, MiB);
+    return rawRequest(svc.baseUrl, "POST", path, headers, { chunk, times });
+  };
+
+  it("answers missing_api_key before reading a plain list that has no key (it cannot hold one), and closes", async () => {
+    const answer = await stream("/v1.0/bulk", { "content-type": "text/plain", "content-length": String(20 * MiB) }, 20);
+    expect(answer.status).toBe(401);
+    expect(JSON.parse(answer.body)).toMatchObject({ Type: "missing_api_key" });
+    expect(answer.headers.connection).toBe("close");
+    expect(answer.sent).toBeLessThan(20 * MiB);
+  });
+
+  it("stops reading a body with far more URLs than the plan allows at the first one past the limit, and closes", async () => {
+    const plus = (await svc.account("plus")).apiKey;
+    let n = 0;
+    const lines = Buffer.from(Array.from({ length: 24_000 }, () => `https://example.com/over-${++n}`).join("\n") + "\n");
+    const answer = await rawRequest(svc.baseUrl, "POST", withKey("/v1.0/bulk", plus), { "content-type": "text/plain" }, { chunk: lines, times: 20 });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ Type: "bulk_limit_exceeded" });
+    expect(answer.headers.connection).toBe("close");
+    expect(answer.sent).toBeLessThan(20 * lines.length);
+    expect((await quota(plus)).quota_used_today).toBe(0);
+  });
+
+  it("finds the key after the URLs in a form body, then applies its whitelist and plan limit", async () => {
+    const { email, apiKey } = await svc.account("plus");
+    await svc.accounts.setWhitelist(email, ["allowed.example.com"], true);
+    const allowed = Array.from({ length: 3 }, (_, i) => `https://allowed.example.com/${i}-${rand()}`);
+    const urls = [...freshUrls(600, "outside-whitelist"), ...allowed];
+    const form = new URLSearchParams([["urls", urls.join("\n")], ["apikey", apiKey]]);
+    const res = await submit("/v1.0/bulk", { body: form }, null);
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    // 600 URLs outside the whitelist, over plus's limit of 500, are dropped before the limit applies.
+    expect(body.count).toBe(3);
+    const done = await waitComplete(body.bulk_id, { apiKey });
+    expect(Object.keys(done.data).sort()).toEqual([...allowed].sort());
+  });
+
+  it("refuses a body over BULK_MAX_BODY_BYTES that does not say its length, once past it", async () => {
+    const max = svc.env.BULK_MAX_BODY_BYTES;
+    const answer = await stream(withKey("/v1.0/bulk", key), { "content-type": "text/plain", "transfer-encoding": "chunked" }, Math.ceil(max / MiB) + 4);
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toMatchObject({ Type: "body_too_large" });
+    expect(answer.headers.connection).toBe("close");
   });
 });
 

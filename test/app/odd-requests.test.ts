@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import http from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../support/admin-cli.ts";
 import { ensureDashboardBuild, startApp, type App } from "../support/app.ts";
+import { rawRequest, type RawAnswer as Answer, type StreamedBody } from "../support/raw-http.ts";
 
 /*
  * Requests no browser sends but anyone can: odd request targets, forged or missing Origins, oversized and
@@ -42,48 +42,9 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => app?.close());
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  /** Bytes of the request body written before the answer arrived. */
-  sent: number;
-}
-
 /** One request with its target sent verbatim (`*`, `http://host/path`), optionally a body streamed in chunks. */
-function request(method: string, target: string, headers: Record<string, string> = {}, body?: { chunk: Buffer; times: number }): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let answered = false;
-    const req = http.request({ host: "127.0.0.1", port: app.port, method, path: target, headers: { Host: `127.0.0.1:${app.port}`, ...headers } }, (res) => {
-      answered = true;
-      let text = "";
-      res.setEncoding("utf8").on("data", (d: string) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text, sent }));
-      res.on("error", reject);
-    });
-    // The server may answer and close the connection while the rest of the body is still going out: writing
-    // then fails, but the answer is what counts. Only a connection that closes unanswered is a failure.
-    let failure: Error | null = null;
-    req.on("error", (error) => (failure = error));
-    req.on("close", () => {
-      if (!answered) reject(failure ?? new Error("closed without an answer"));
-    });
-    if (!body) return void req.end();
-    // Like a client sending Expect: 100-continue, give the server a moment to refuse on the headers alone.
-    req.flushHeaders();
-    let left = body.times;
-    const pump = () => {
-      while (left > 0 && !answered) {
-        left--;
-        sent += body.chunk.length;
-        if (!req.write(body.chunk)) return void req.once("drain", pump);
-      }
-      req.end();
-    };
-    setTimeout(pump, 100);
-  });
-}
+const request = (method: string, target: string, headers: Record<string, string> = {}, body?: StreamedBody) =>
+  rawRequest(app.url, method, target, headers, body);
 
 /** A 4xx with a JSON error object and nothing that looks like a stack trace. */
 function expectClean4xx(answer: Answer, status: number) {
