@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { AccountError, Accounts, hashPassword } from "./accounts/accounts.ts";
+import { newBulkId } from "./bulk/bulk-id.ts";
 import { createPrisma, type PrismaClient } from "./db/prisma.ts";
 import type { Env } from "./env.ts";
 import { DEFAULT_PLANS } from "./plans.ts";
@@ -179,7 +180,7 @@ export async function seedDemoAccount(options: DemoSeedOptions): Promise<DemoSee
     const createdAt = completedAt - 41_000;
     await tx.bulkJob.create({
       data: {
-        id: randomBytes(18).toString("base64url"),
+        id: newBulkId(),
         accountId: account.id,
         urlsQueued: DEMO_BULK_RESULTS.length,
         urlsCompleted: DEMO_BULK_RESULTS.length,

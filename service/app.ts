@@ -39,10 +39,17 @@ export function createApiApp(deps: ApiDeps): Hono {
     route(`${prefix}/domain_whitelist`, { GET: domainWhitelistHandler(deps) });
     route(`${prefix}/status`, { GET: statusHandler(deps) });
   }
-  // Legacy paths: /url (replaced by /v1.0/, also requested as /v1.0//url) and unversioned /bulk.
+  // Legacy paths: /url (replaced by /v1.0/, also requested as /v1.0//url) and unversioned /bulk; the original
+  // service's root forms, answered as v1.0 (`/?url=…` reaches the API only with a URL or key: see paths.ts).
   route("/url", { GET: countsHandler(deps, "1.0") });
   route("/v1.0/url", { GET: countsHandler(deps, "1.0") });
+  route("/", { GET: countsHandler(deps, "1.0") });
   route("/bulk", { GET: retrieveBulkHandler(deps, "1.0"), POST: submitBulkHandler(deps, "1.0") });
+  route("/quota", { GET: quotaHandler(deps) });
+  route("/get_quota", { GET: quotaHandler(deps) });
+  route("/usage", { GET: usageHandler(deps) });
+  route("/domain_whitelist", { GET: domainWhitelistHandler(deps) });
+  route("/status", { GET: statusHandler(deps) });
 
   app.notFound(() => sendError(apiErrors.notFound()));
   app.onError((error) => sendError(toApiError(error, deps.store)));

@@ -1,7 +1,7 @@
 import type http from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import type { Env } from "../lib/env.ts";
-import { isApiPath } from "./http/paths.ts";
+import { isApiRequest } from "./http/paths.ts";
 import { alignResponseStatics } from "./http/response-compat.ts";
 import { boot, drain, listen, onShutdown } from "./process.ts";
 import { startRuntime, type ServiceRuntime } from "./runtime.ts";
@@ -30,8 +30,7 @@ export async function serve(options: ServeOptions): Promise<{ env: Env; port: nu
   // The API answers as soon as the port is open; other paths wait for the fallback (the dashboard) to load.
   let fallback: Listener | null = options.fallback ? null : api;
   const { server, port } = await listen(env, (req, res) => {
-    const path = (req.url ?? "/").split("?", 1)[0] ?? "/";
-    if (isApiPath(path)) return api(req, res);
+    if (isApiRequest(req.url ?? "/")) return api(req, res);
     if (fallback) return fallback(req, res);
     res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "2" }).end("Starting up…");
   });

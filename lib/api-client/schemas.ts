@@ -10,7 +10,6 @@ export const facebookSchema = z.object({
   reaction_count: count,
   share_count: count,
   comment_plugin_count: count,
-  og_object: z.object({ id: z.string() }).passthrough().nullable().optional(),
 });
 
 export const countObjectSchema = z.object({

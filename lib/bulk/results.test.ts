@@ -9,7 +9,7 @@ function counts(total: number | null, pinterest: number | null): CountObject {
     StumbleUpon: null,
     Pinterest: pinterest,
     LinkedIn: null,
-    Facebook: { total_count: total, comment_count: part, reaction_count: part, share_count: total === null ? null : 0, comment_plugin_count: 0, og_object: null },
+    Facebook: { total_count: total, comment_count: part, reaction_count: part, share_count: total === null ? null : 0, comment_plugin_count: 0 },
     GooglePlusOne: null,
   };
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { admits, UrlListReader, type AcceptedUrl } from "../../lib/bulk/url-list.ts";
 import type { AccountContext } from "../store/types.ts";
 
@@ -45,12 +44,4 @@ export class BulkSubmission {
     if (this.account && !admits(this.account.whitelist, verdict.host)) return;
     this.accepted.push(verdict);
   }
-}
-
-/**
- * 160 random bits as 40 lowercase hex characters, the form the SharedCount API's ids have (clients may check
- * it): unguessable, so an id reveals nothing and cannot be enumerated.
- */
-export function newBulkId(): string {
-  return randomBytes(20).toString("hex");
 }

@@ -48,10 +48,10 @@ export const apiErrors = {
     new ApiError(
       "invalid_callback",
       400,
-      "callback must be a JavaScript function name or dotted path (letters, digits, _ and $), at most 128 characters.",
+      "callback must be a JavaScript function name (letters, digits, _ and $; at most 1,024 characters) or a dotted path of such names (at most 128).",
     ),
   jsonpNotSupported: () =>
-    new ApiError("jsonp_not_supported", 400, "JSONP (callback) is only available on the v1.0 single-URL endpoint."),
+    new ApiError("jsonp_not_supported", 400, "JSONP (callback) is only available on the single-URL endpoints (/v1.0/ and /v1.1/)."),
   noJqueryCacheBusting: () =>
     new ApiError(
       "no_jquery_cachebusting",

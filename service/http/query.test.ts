@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalPath, isApiPath } from "./paths.ts";
+import { canonicalPath, isApiRequest } from "./paths.ts";
 import { apiKeyParam, parseQuery } from "./query.ts";
 
 describe("parseQuery", () => {
@@ -97,18 +97,36 @@ describe("canonicalPath", () => {
   });
 });
 
-describe("isApiPath", () => {
-  it.each(["/v1.0//url", "/v1.0/", "/v1.0", "/v1.1/", "/url", "/url/", "/bulk", "/bulk/", "/v1.0/bulk", "/v1.0/status/"])(
-    "%s is the API's",
-    (path) => {
-      expect(isApiPath(path)).toBe(true);
-    },
-  );
+describe("isApiRequest", () => {
+  it.each([
+    "/v1.0//url",
+    "/v1.0/",
+    "/v1.0",
+    "/v1.1/",
+    "/url",
+    "/url/",
+    "/bulk",
+    "/bulk/",
+    "/v1.0/bulk",
+    "/v1.0/status/",
+    // The original service's root forms.
+    "/?url=https%3A%2F%2Fexample.com%2F&apikey=K",
+    "/?apikey=K",
+    "/?apiKey=K&url=x",
+    "//?url=x",
+    "/quota?apikey=K",
+    "/get_quota?apikey=K",
+    "/usage",
+    "/domain_whitelist/",
+    "/status",
+  ])("%s is the API's", (target) => {
+    expect(isApiRequest(target)).toBe(true);
+  });
 
-  it.each(["/v1.2", "/v1.2/", "/v1.00", "/v1.0x", "/V1.0/", "/v2/", "/dashboard", "/", "/urls", "/bulkx", "/api/v1.0/"])(
+  it.each(["/v1.2", "/v1.2/", "/v1.00", "/v1.0x", "/V1.0/", "/v2/", "/dashboard", "/", "/?", "/?days=7", "/?urls=x", "/?xurl=1", "/urls", "/bulkx", "/api/v1.0/", "/quotas", "/dashboard?url=x"])(
     "%s is not the API's",
-    (path) => {
-      expect(isApiPath(path)).toBe(false);
+    (target) => {
+      expect(isApiRequest(target)).toBe(false);
     },
   );
 });

@@ -1,11 +1,14 @@
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { ApiError } from "./errors.ts";
 
-const CALLBACK = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/;
-const MAX_CALLBACK_LENGTH = 128;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+const DOTTED_PATH = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/;
+/** jQuery names callbacks after the page (`sc_` and the page URL's letters): long pages make long names. */
+export const MAX_IDENTIFIER_CALLBACK = 1024;
+export const MAX_DOTTED_CALLBACK = 128;
 
 export function isValidCallback(name: string): boolean {
-  return name.length <= MAX_CALLBACK_LENGTH && CALLBACK.test(name);
+  return name.length <= MAX_IDENTIFIER_CALLBACK && (IDENTIFIER.test(name) || (name.length <= MAX_DOTTED_CALLBACK && DOTTED_PATH.test(name)));
 }
 
 type HeaderRecord = Record<string, string>;

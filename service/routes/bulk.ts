@@ -6,7 +6,8 @@ import { apiErrors, closingConnection, toApiError } from "../http/errors.ts";
 import { apiKeyParam, requestQuery } from "../http/query.ts";
 import { send, sendError } from "../http/respond.ts";
 import { bodyCanCarryKey, bulkBodyEvents } from "../bulk/body.ts";
-import { BulkSubmission, newBulkId } from "../bulk/submission.ts";
+import { newBulkId } from "../../lib/bulk/bulk-id.ts";
+import { BulkSubmission } from "../bulk/submission.ts";
 import type { AccountContext } from "../store/types.ts";
 
 const MAX_BULK_ID_LENGTH = 64;

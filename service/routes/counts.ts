@@ -9,11 +9,10 @@ import { ApiError, apiErrors, toApiError } from "../http/errors.ts";
 import { apiKeyParam, requestQuery, type QueryParams } from "../http/query.ts";
 import { isValidCallback, sendError, sendJson } from "../http/respond.ts";
 
-/** `callback` for a v1.0 JSONP request; errors for a callback we cannot honour. */
-function jsonpCallback(params: QueryParams, version: ApiVersion): string | undefined {
+/** `callback` for a JSONP request (v1.0 and v1.1 alike, as the real service documents); errors for one we cannot honour. */
+function jsonpCallback(params: QueryParams): string | undefined {
   const callback = params.get("callback");
   if (callback === undefined || callback === "") return undefined;
-  if (version !== "1.0") throw apiErrors.jsonpNotSupported();
   if (!isValidCallback(callback)) throw apiErrors.invalidCallback();
   return callback;
 }
@@ -78,7 +77,7 @@ export function countsHandler(deps: ApiDeps, version: ApiVersion) {
     const params = requestQuery(c.req.url);
     let callback: string | undefined;
     try {
-      callback = jsonpCallback(params, version);
+      callback = jsonpCallback(params);
     } catch (error) {
       return sendError(error as ApiError);
     }

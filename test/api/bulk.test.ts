@@ -328,15 +328,38 @@ describe("POST bulk: what is accepted", () => {
     expect((done.data as Record<string, unknown>)[submitted]).toEqual(expectedV10(submitted));
   });
 
-  it("answers an opaque, unguessable bulk_id that differs per job", async () => {
+  it("answers an unguessable bulk_id in the real service's form (40 lowercase hex characters) that differs per job", async () => {
     const ids = new Set<string>();
     for (let i = 0; i < 5; i++) {
       const body = await submitOk([freshUrl("id")]);
-      expect(body.bulk_id).toMatch(/^[A-Za-z0-9_-]{20,64}$/);
+      expect(body.bulk_id).toMatch(/^[0-9a-f]{40}$/);
       ids.add(body.bulk_id);
     }
     expect(ids.size).toBe(5);
     for (const id of ids) await waitComplete(id);
+  });
+});
+
+describe("bulk ids issued before in another form", () => {
+  it("keep working: a job stored under a 24-character id is retrieved", async () => {
+    const { email, apiKey } = await svc.account("business");
+    const { id: accountId } = await svc.prisma.account.findUniqueOrThrow({ where: { email } });
+    const oldId = "JOFB1qFouL2hg9vyQoIJ0G87";
+    const url = freshUrl("old-id");
+    await svc.prisma.bulkJob.create({
+      data: {
+        id: oldId,
+        accountId,
+        urlsQueued: 1,
+        urlsCompleted: 1,
+        createdAt: BigInt(Date.now() - 60_000),
+        completedAt: BigInt(Date.now() - 30_000),
+        urls: { create: [{ url, countUrl: url, result: JSON.stringify({ Facebook: null, Pinterest: 3 }), completedAt: BigInt(Date.now() - 30_000) }] },
+      },
+    });
+    const job = await retrieve(oldId, { apiKey });
+    expect(job._meta).toMatchObject({ bulk_id: oldId, completed: true, urls_completed: 1 });
+    expect((job.data as Record<string, { Pinterest: number }>)[url]!.Pinterest).toBe(3);
   });
 });
 
@@ -679,7 +702,6 @@ describe("bulk with a failing network", () => {
         reaction_count: null,
         share_count: null,
         comment_plugin_count: null,
-        og_object: null,
       });
       expect(counts.Pinterest).toBe(expectedPinterest(url));
     }

@@ -18,7 +18,6 @@ const NULL_FACEBOOK = {
   reaction_count: null,
   share_count: null,
   comment_plugin_count: null,
-  og_object: null,
 };
 
 beforeAll(async () => {
@@ -132,6 +131,22 @@ describe("request shapes real clients send", () => {
   });
 });
 
+describe("the Facebook object", () => {
+  const FIVE = ["comment_count", "comment_plugin_count", "reaction_count", "share_count", "total_count"];
+
+  it("has exactly the interface's five fields on v1.0 and v1.1, reported or not (typed clients decode it strictly)", async () => {
+    let withOg = freshUrl("og");
+    while (!deriveCounts(withOg).ogObject) withOg = freshUrl("og");
+    for (const version of ["v1.0", "v1.1"]) {
+      const body = await (await svc.get(`/${version}/${q(withOg)}`)).json();
+      expect(Object.keys(body.Facebook).sort(), version).toEqual(FIVE);
+    }
+    await svc.knobs({ facebook: { mode: "fail" } });
+    const failed = await (await svc.get(`/v1.0/${q(freshUrl())}`)).json();
+    expect(Object.keys(failed.Facebook).sort()).toEqual(FIVE);
+  });
+});
+
 describe("JSONP", () => {
   it("wraps the v1.0 count object in the callback, as script, with nosniff", async () => {
     const url = freshUrl();
@@ -167,8 +182,29 @@ describe("JSONP", () => {
     expect((await svc.get(`/v1.0/${q(freshUrl(), key, "&_=123")}`)).status).toBe(200);
   });
 
+  it("takes the long callback names jQuery builds from a page URL (identifiers up to 1,024 characters)", async () => {
+    // sc_ and the page URL's letters and digits: what a jQuery snippet names its callback on a long page.
+    const page = `https://blog.example.com/${"2026/11/a-very-long-article-title-about-share-counts-".repeat(12)}`;
+    const callback = `sc_${page.replace(/\W/g, "")}`.slice(0, 1024);
+    expect(callback.length).toBeGreaterThan(500);
+    const url = freshUrl();
+    const res = await svc.get(`/v1.0/${q(url, key, `&callback=${callback}`)}`);
+    expect(res.status).toBe(200);
+    const match = new RegExp(`^/\\*\\*/ ${callback}\\((.*)\\);$`, "s").exec(await res.text());
+    expect(JSON.parse(match![1]!).Pinterest).toBe(deriveCounts(url).pinterest);
+  });
+
+  it("answers JSONP on GET /v1.1/ as on v1.0, with the v1.1 object", async () => {
+    const url = freshUrl();
+    const res = await svc.get(`/v1.1/${q(url, key, "&callback=cb")}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/javascript/);
+    const body = JSON.parse(/^\/\*\*\/ cb\((.*)\);$/s.exec(await res.text())![1]!);
+    expect(body).toEqual({ Pinterest: deriveCounts(url).pinterest, Facebook: expectedFacebook(url) });
+  });
+
   it("refuses callbacks that are not JavaScript names, without wrapping them", async () => {
-    for (const callback of ["alert(1)", "a-b", "1abc", "a..b", "x".repeat(200)]) {
+    for (const callback of ["alert(1)", "a-b", "1abc", "a..b", "x".repeat(1025), `${"a".repeat(70)}.${"b".repeat(70)}`]) {
       const res = await svc.get(`/v1.0/${q(freshUrl(), key, `&callback=${encodeURIComponent(callback)}`)}`);
       expect(res.status).toBe(400);
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);
@@ -220,6 +256,14 @@ describe("custom_ttl", () => {
     expect(res.headers.get("cache-control")).toMatch(/no-store/);
     expect(res.headers.get("x-sharecount-cache")).toBe("BYPASS");
     expect((await svc.stats()).facebookByUrl[url]).toBe(3);
+  });
+
+  it("is honoured on v1.1 as on v1.0: custom_ttl=0 fetches again", async () => {
+    const url = freshUrl();
+    await svc.get(`/v1.1/${q(url, dedicatedKey, "&custom_ttl=0")}`);
+    const res = await svc.get(`/v1.1/${q(url, dedicatedKey, "&custom_ttl=0")}`);
+    expect(res.headers.get("x-sharecount-cache")).toBe("BYPASS");
+    expect((await svc.stats()).facebookByUrl[url]).toBe(2);
   });
 
   it("sets the cache time of the answer and of the service's cache for that URL", async () => {

@@ -7,8 +7,10 @@ import { ensureDashboardBuild, startApp, type App } from "../support/app.ts";
 import { rawRequest, type RawAnswer as Answer, type StreamedBody } from "../support/raw-http.ts";
 
 /*
- * Requests no browser sends but anyone can: odd request targets, forged or missing Origins, oversized and
- * streamed bodies. Each gets a 4xx with an error object: never a 5xx, a stack trace, or a redirect to another host.
+ * The app's front door, as `npm start` serves it: which requests reach the API and which the dashboard (the
+ * original service's root forms that older clients still send), and requests no browser sends but anyone
+ * can: odd request targets, forged or missing Origins, oversized and streamed bodies. Each of those gets a
+ * 4xx with an error object: never a 5xx, a stack trace, or a redirect to another host.
  */
 
 let app: App;
@@ -55,6 +57,44 @@ function expectClean4xx(answer: Answer, status: number) {
 }
 
 const sameOrigin = () => ({ Origin: app.url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json" });
+
+describe("the original service's root forms, still sent by older clients (PHP, Ruby, a 2014 jQuery plugin)", () => {
+  const countUrl = encodeURIComponent("https://example.com/root-form");
+  const json = async (target: string) => {
+    const answer = await request("GET", target);
+    expect(answer.status, target).toBe(200);
+    expect(answer.headers["content-type"], target).toContain("application/json");
+    return JSON.parse(answer.body) as Record<string, unknown>;
+  };
+
+  it("GET /?url=…&apikey=… answers the v1.0 count object, also with apiKey and as JSONP", async () => {
+    const versioned = await json(`/v1.0/?url=${countUrl}&apikey=${apiKey}`);
+    expect(Object.keys(versioned)).toEqual(["StumbleUpon", "Pinterest", "LinkedIn", "Facebook", "GooglePlusOne"]);
+    expect(await json(`/?url=${countUrl}&apikey=${apiKey}`)).toEqual(versioned);
+    expect(await json(`/?apiKey=${apiKey}&url=${countUrl}`)).toEqual(versioned);
+    const jsonp = await request("GET", `/?url=${countUrl}&apikey=${apiKey}&callback=sc_cb`);
+    expect(jsonp.body).toBe(`/**/ sc_cb(${JSON.stringify(versioned)});`);
+    // A key without a URL is an API call too: its error, not the dashboard.
+    expect(await request("GET", `/?apikey=${apiKey}`)).toMatchObject({ status: 400 });
+  });
+
+  it("GET /quota and /get_quota answer the quota, and the other account endpoints answer at the root as on v1.0", async () => {
+    const quota = await json(`/v1.0/quota?apikey=${apiKey}`);
+    expect(await json(`/quota?apikey=${apiKey}`)).toEqual(quota);
+    expect(await json(`/get_quota?apikey=${apiKey}`)).toEqual(quota);
+    expect(await json(`/usage?apikey=${apiKey}`)).toEqual(await json(`/v1.0/usage?apikey=${apiKey}`));
+    expect(await json(`/domain_whitelist?apikey=${apiKey}`)).toEqual(await json(`/v1.0/domain_whitelist?apikey=${apiKey}`));
+    expect(await json("/status")).toEqual({ status: "up" });
+  });
+
+  it("people visiting / still get the dashboard", async () => {
+    for (const target of ["/", "/?utm_source=newsletter", "/?days=7"]) {
+      const answer = await request("GET", target, { Accept: "text/html" });
+      expect(answer.status, target).toBeLessThan(400);
+      expect(answer.headers["content-type"] ?? "text/html", target).toContain("text/html");
+    }
+  });
+});
 
 describe("request targets", () => {
   it.each(["OPTIONS", "GET", "POST", "HEAD"])("%s * is a 400 with an error object", async (method) => {
