@@ -118,3 +118,65 @@ describe("parseCountUrl: garbage", () => {
     refusal(input);
   });
 });
+
+describe("parseCountUrl: only public hosts", () => {
+  it.each([
+    // Loopback in every spelling the URL parser reads as 127.0.0.1 or ::1.
+    "http://127.0.0.1/",
+    "http://127.1/",
+    "http://0x7f.1/",
+    "http://0x7f000001/",
+    "http://2130706433/",
+    "http://0177.0.0.1/",
+    "http://%31%32%37.0.0.1/",
+    "http://１２７.０.０.１/",
+    "http://[::1]/",
+    "http://[0:0:0:0:0:0:0:1]/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://[::ffff:7f00:1]/",
+    // Private, shared, link-local, unspecified, broadcast, multicast, reserved.
+    "http://10.1.2.3/",
+    "http://172.16.0.1/",
+    "http://192.168.0.1/",
+    "http://100.64.0.1/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://0.0.0.0/",
+    "http://0/",
+    "http://255.255.255.255/",
+    "http://224.0.0.1/",
+    "http://192.0.2.1/",
+    "http://[fe80::1]/",
+    "http://[fc00::1]/",
+    "http://[fd12:3456::1]/",
+    "http://[::]/",
+    "http://[ff02::1]/",
+    "http://[::ffff:10.0.0.1]/",
+    // Special-use names.
+    "http://localhost/",
+    "http://localhost./",
+    "http://LOCALHOST:3000/",
+    "http://app.localhost/",
+    "http://printer.local/",
+    "http://router.home.arpa/",
+    "http://db.internal/",
+    "http://a.b.test/",
+    // What a browser's parser keeps where Node's refuses: a space or other escapes in the host.
+    "https://exa mple.com/x",
+    "https://exa%20mple.com/x",
+    "http://1.2.3.4.5/",
+    "http://256.1.1.1/",
+  ])("refuses %s", (input) => {
+    expect(parseCountUrl(input).ok, input).toBe(false);
+  });
+
+  it.each(["https://example.com/", "http://8.8.8.8/", "http://[2606:4700:4700::1111]/", "https://bücher.de/", "https://my_blog.example.com/", "https://example.com:8443/x"])(
+    "accepts %s",
+    (input) => {
+      accepted(input);
+    },
+  );
+
+  it("says why", () => {
+    expect(refusal("http://192.168.0.1/")).toMatch(/public host/);
+  });
+});

@@ -1,3 +1,5 @@
+import { publicHost } from "./public-host.ts";
+
 /**
  * Which URLs can be counted, and the one normalized form they are cached and counted under.
  * Runs in the browser too (the dashboard checks bulk files before upload), so only web-standard APIs.
@@ -39,13 +41,8 @@ export function parseCountUrl(input: string): CountUrlResult {
     return { ok: false, reason: "the URL could not be parsed; send a complete, percent-encoded URL" };
   }
   const host = url.hostname.replace(/\.$/, "");
-  if (!host.includes(".") && !host.startsWith("[")) {
-    return { ok: false, reason: "the URL must name a public host (such as example.com)" };
-  }
-  // `http://..com/`, `http://a..b/`: the URL parser keeps empty labels, but no such host exists.
-  if (!host.startsWith("[") && host.split(".").includes("")) {
-    return { ok: false, reason: "the URL's host name has an empty label (two dots in a row, or a leading dot)" };
-  }
+  const verdict = publicHost(host);
+  if (!verdict.ok) return verdict;
   // Credentials and fragments never reach a share counter; the host keeps its punycode form.
   url.username = "";
   url.password = "";

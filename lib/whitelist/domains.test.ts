@@ -50,10 +50,25 @@ describe("normalizeWhitelistEntry", () => {
     ["[::1]"],
     [`${"a".repeat(64)}.com`],
     [`${"abcdefghij.".repeat(25)}com`],
+    // Hosts no URL can be counted for: private and loopback addresses, special-use names.
+    ["192.168.0.1"],
+    ["10.1.2.3"],
+    ["127.0.0.1"],
+    ["http://169.254.169.254/"],
+    ["0x7f.1"],
+    ["app.localhost"],
+    ["printer.local"],
+    ["*.home.arpa"],
+    ["*.internal"],
   ])("refuses %j with a reason", (input) => {
     const result = normalizeWhitelistEntry(input);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason.length).toBeGreaterThan(0);
+  });
+
+  it("takes a public address, as the API counts URLs on one", () => {
+    expect(domainOf("8.8.8.8")).toBe("8.8.8.8");
+    expect(normalizeWhitelistEntry("192.168.0.1")).toMatchObject({ ok: false, reason: expect.stringMatching(/not a public host/) });
   });
 
   it("says why: an empty entry, a misplaced wildcard, credentials", () => {

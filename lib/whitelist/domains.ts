@@ -4,6 +4,8 @@
  * so `foo.com` and `sub.foo.com` are separate entries. Runs in the browser too.
  */
 
+import { publicHost } from "../urls/public-host.ts";
+
 export type WhitelistEntryResult = { ok: true; domain: string } | { ok: false; reason: string };
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
@@ -39,6 +41,8 @@ export function normalizeWhitelistEntry(input: string): WhitelistEntryResult {
   if (value.includes("*", wildcard ? 1 : 0)) return { ok: false, reason: "a wildcard is only allowed as a leading *." };
   const host = normalizeHost(wildcard ? value.slice(2) : value);
   if (!host) return { ok: false, reason: `"${input.trim()}" is not a valid domain name` };
+  // No URL on a private network or a special-use name can be counted, so none can be whitelisted.
+  if (!publicHost(host).ok) return { ok: false, reason: `"${input.trim()}" is not a public host: only public domains and addresses can be queried` };
   return { ok: true, domain: wildcard ? `*.${host}` : host };
 }
 

@@ -133,6 +133,26 @@ describe("invalid url values", () => {
   });
 });
 
+describe("hosts that are not public", () => {
+  const PRIVATE = ["http://127.0.0.1/", "http://[::1]/", "http://0x7f.1/", "http://2130706433/", "http://10.1.2.3/", "http://192.168.0.1/", "http://169.254.169.254/", "http://[fe80::1]/", "http://localhost/", "http://app.localhost/"];
+
+  it.each(PRIVATE)("%s is invalid_url and is never sent upstream", async (url) => {
+    await svc.resetSandbox();
+    const error = await expectError(await svc.get(`/v1.0/?url=${encodeURIComponent(url)}&apikey=${key}`), 400, "invalid_url");
+    expect(error.Error).toMatch(/public host/);
+    const stats = (await (await fetch(`${svc.sandboxOrigin}/__sandbox/stats`)).json()) as { facebook: { calls: number }; pinterest: { calls: number } };
+    expect(stats.facebook.calls + stats.pinterest.calls).toBe(0);
+  });
+
+  it("drops them from a bulk job, which counts only the public ones", async () => {
+    const publicUrl = freshUrl();
+    const res = await svc.get(`/v1.0/bulk?apikey=${key}`, { method: "POST", headers: { "content-type": "text/plain" }, body: [...PRIVATE, publicUrl].join("\n") });
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.count).toBe(1);
+  });
+});
+
 describe("bytes that are not UTF-8", () => {
   it("percent-encoded: 4xx JSON in every parameter", async () => {
     await expectError(await svc.get(`/v1.0/?url=%FF%FE&apikey=${key}`), 400, "invalid_url");

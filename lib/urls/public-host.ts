@@ -1,0 +1,49 @@
+import ipaddr from "ipaddr.js";
+
+/**
+ * Which hosts are public: what a share counter may be asked about and a whitelist may name. A host as the URL
+ * parser gives it (lowercase, punycode, IPv4 in dotted decimal, IPv6 in brackets) is public when it is a
+ * public unicast IP address or a dotted name outside the special-use names that never resolve on the
+ * internet. Every spelling of loopback, private, link-local and unspecified addresses (`0x7f.1`, `2130706433`,
+ * `[::ffff:127.0.0.1]`, …) reaches here already normalized by the parser, and is refused. A public name that
+ * resolves to a private address cannot be told apart without DNS: what fetches a user's URL resolves it first.
+ *
+ * The host is checked character by character rather than trusted to the parser: browsers' URL parsers are
+ * more lenient than Node's (Chromium keeps `exa mple.com` as `exa%20mple.com`), and the dashboard's
+ * pre-check must agree with the API.
+ */
+
+export type HostVerdict = { ok: true } | { ok: false; reason: string };
+
+/** RFC 6761 (localhost, invalid, test), RFC 6762 (local), RFC 8375 (home.arpa), ICANN's internal, and localdomain. */
+const SPECIAL_USE = ["localhost", "local", "localdomain", "internal", "home.arpa", "invalid", "test"];
+
+const LABEL = /^[a-z0-9_-]{1,63}$/;
+const MAX_HOST_LENGTH = 253;
+/** The WHATWG "ends in a number" rule: such a host is read as an IPv4 address, or is no host at all. */
+const NUMERIC_LABEL = /^(?:\d+|0x[0-9a-f]*)$/;
+
+const NOT_PUBLIC = "the URL must name a public host (such as example.com), not localhost, a private network or a loopback, link-local or reserved address";
+
+function publicIp(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress()) return publicIp((address as ipaddr.IPv6).toIPv4Address());
+  return address.range() === "unicast";
+}
+
+/** `host`: a URL's hostname without its trailing dot (the root's dot: `a.com.` is `a.com`). */
+export function publicHost(host: string): HostVerdict {
+  const bracketed = /^\[(.+)\]$/.exec(host);
+  if (bracketed) {
+    return ipaddr.IPv6.isValid(bracketed[1]!) && publicIp(ipaddr.IPv6.parse(bracketed[1]!)) ? { ok: true } : { ok: false, reason: NOT_PUBLIC };
+  }
+  const labels = host.split(".");
+  if (labels.includes("")) return { ok: false, reason: "the URL's host name has an empty label (two dots in a row, or a leading dot)" };
+  if (NUMERIC_LABEL.test(labels.at(-1)!)) {
+    return ipaddr.IPv4.isValidFourPartDecimal(host) && publicIp(ipaddr.IPv4.parse(host)) ? { ok: true } : { ok: false, reason: NOT_PUBLIC };
+  }
+  if (host.length > MAX_HOST_LENGTH || !labels.every((label) => LABEL.test(label))) {
+    return { ok: false, reason: "the URL's host name may hold only letters, digits, hyphens and dots" };
+  }
+  if (labels.length < 2 || SPECIAL_USE.some((name) => host === name || host.endsWith(`.${name}`))) return { ok: false, reason: NOT_PUBLIC };
+  return { ok: true };
+}
