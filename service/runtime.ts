@@ -53,8 +53,13 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   const redis = env.REDIS_URL ? connectRedis(env.REDIS_URL) : null;
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
   // With Redis, budgets and backoff are shared: the networks limit the app, not each process.
-  const guard = (network: string, budgets: GuardOptions = {}) =>
-    new NetworkGuard(redis ? { kind: "redis", redis, prefix: `${env.REDIS_PREFIX}:guard:${network}` } : { kind: "memory" }, budgets);
+  // A probe call that never answers (its process died) frees its slot once it would have timed out.
+  const guard = (network: string, budgets: Pick<GuardOptions, "perUrlPerHour" | "appPerHour"> = {}) =>
+    new NetworkGuard(redis ? { kind: "redis", redis, prefix: `${env.REDIS_PREFIX}:guard:${network}` } : { kind: "memory" }, {
+      network,
+      probeTimeoutMs: env.NETWORK_TIMEOUT_MS + 5_000,
+      ...budgets,
+    });
   const quota = redis ? new RedisQuotaCounter(redis, store, env.REDIS_PREFIX) : storeQuotaCounter(store);
   const counts = new CountService({
     store,

@@ -88,13 +88,14 @@ export class CountService {
 
   private async fetchOne<N extends NetworkName>(url: string, network: Network<N>) {
     const name = network.adapter.name;
-    const refusal = await network.guard.refusal(url);
-    const outcome: NetworkOutcome<NetworkValues[N]> = refusal
-      ? { ok: false, failure: "throttled", detail: refusal, sandbox: false }
-      : // A fresh signal per call: combining one long-lived signal with per-call timeouts leaks in Node 20
-        // (nodejs/node#55351). Adapters time out on their own, which bounds shutdown.
-        await network.adapter.fetchCount(url, new AbortController().signal);
-    if (!refusal) await network.guard.record(outcome);
+    const admission = await network.guard.admit(url);
+    const outcome: NetworkOutcome<NetworkValues[N]> =
+      admission.refusal !== null
+        ? { ok: false, failure: "throttled", detail: admission.refusal, sandbox: false }
+        : // A fresh signal per call: combining one long-lived signal with per-call timeouts leaks in Node 20
+          // (nodejs/node#55351). Adapters time out on their own, which bounds shutdown.
+          await network.adapter.fetchCount(url, new AbortController().signal);
+    if (admission.refusal === null) await network.guard.record(admission.ticket, outcome);
     const { store } = this.options;
     if (outcome.ok) {
       await store.saveKnownCount(url, name, JSON.stringify(outcome.value), this.now());

@@ -100,6 +100,21 @@ describe("Facebook adapter against the sandbox", () => {
     expect(outcome.sandbox).toBe(true);
   });
 
+  it("classifies an expired token (Graph code 190) as rejected credentials, with the code", async () => {
+    await setMode("expired-token");
+    const outcome = await fetchCount("https://example.com/");
+    expectFailure(outcome, "rejected");
+    expect(outcome).toMatchObject({ code: 190, sandbox: true });
+    expect(!outcome.ok && outcome.detail).toMatch(/^Graph error 190 \(HTTP 400\): Error validating access token/);
+  });
+
+  it("gives the Graph code of a throttling answer", async () => {
+    await setMode("throttle");
+    expect(await fetchCount("https://example.com/")).toMatchObject({ ok: false, failure: "throttled", code: 4 });
+    await setMode("429");
+    expect(await fetchCount("https://example.com/")).not.toHaveProperty("code");
+  });
+
   it("classifies an HTTP 500 Graph error as failed", async () => {
     await setMode("fail");
     const outcome = await fetchCount("https://example.com/");
@@ -231,7 +246,7 @@ describe("Facebook adapter on unusual Graph answers", () => {
 
   it("redacts the token when Graph echoes it", async () => {
     const outcome = await run(400, { error: { message: `Invalid token ${TOKEN} / ${encodeURIComponent(TOKEN)}`, code: 190 } });
-    expectFailure(outcome, "failed");
+    expectFailure(outcome, "rejected");
     expect(!outcome.ok && outcome.detail).toContain("[redacted]");
   });
 });

@@ -11,6 +11,8 @@ export interface FacebookAdapterOptions {
 
 /** Graph error codes that mean "slow down": app, user, page-level and per-API rate limits. */
 const THROTTLE_CODES = new Set([4, 17, 32, 613]);
+/** Graph's "invalid OAuth access token": the token is invalid or has expired, whatever its subcode. */
+const REJECTED_TOKEN_CODE = 190;
 
 const part = z.number().int().min(0).default(0);
 const answerSchema = z.object({
@@ -56,11 +58,12 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): NetworkA
 
   async function fetchCount(url: string, signal: AbortSignal): Promise<NetworkOutcome<FacebookCounts>> {
     let sandbox = false;
-    const fail = (failure: NetworkFailure, detail: string): NetworkOutcome<FacebookCounts> => ({
+    const fail = (failure: NetworkFailure, detail: string, code?: number): NetworkOutcome<FacebookCounts> => ({
       ok: false,
       failure,
       detail: redact(detail),
       sandbox,
+      ...(code === undefined ? {} : { code }),
     });
     const timeout = AbortSignal.timeout(timeoutMs);
     const request =
@@ -75,9 +78,10 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): NetworkA
       if (graphError.success) {
         const { code, message = "no message" } = graphError.data.error;
         const detail = `Graph error ${code ?? "without code"} (HTTP ${response.status}): ${message}`;
-        if (code !== undefined && THROTTLE_CODES.has(code)) return fail("throttled", detail);
-        if (response.status === 429) return fail("throttled", detail);
-        return fail("failed", detail);
+        if (code !== undefined && THROTTLE_CODES.has(code)) return fail("throttled", detail, code);
+        if (code === REJECTED_TOKEN_CODE) return fail("rejected", detail, code);
+        if (response.status === 429) return fail("throttled", detail, code);
+        return fail("failed", detail, code);
       }
       if (response.status === 429) return fail("throttled", "HTTP 429");
       // Facebook sometimes rate-limits with a 403 that carries no Graph error at all.

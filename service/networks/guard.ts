@@ -7,6 +7,18 @@ export interface GuardOptions {
   perUrlPerHour?: number;
   /** Calls allowed per hour for the whole app. */
   appPerHour?: number;
+  /** The network's name in the state-change log lines, e.g. "facebook". */
+  network: string;
+  /**
+   * How long the one call let through after a pause (the probe) holds the network before another call may
+   * probe in its place: the network timeout plus a margin, so a probe that never reports back (its process
+   * was killed) cannot keep the network closed.
+   */
+  probeTimeoutMs?: number;
+  /** The clock that pauses are computed from. */
+  now?: () => number;
+  /** Where state changes go: one line per change (default: one JSON line on stdout or stderr). */
+  log?: (line: NetworkStateLine) => void;
 }
 
 /**
@@ -16,23 +28,67 @@ export interface GuardOptions {
  */
 export type GuardState = { kind: "memory" } | { kind: "redis"; redis: Redis; prefix: string };
 
-type NetworkRecord = { ok: true } | { ok: false; failure: NetworkFailure };
+/** What the guard needs of an answer: whether it was good, and if not, why (and the network's error code). */
+export type NetworkRecord = { ok: true } | { ok: false; failure: NetworkFailure; code?: number; detail?: string };
+
+/**
+ * Handed out with a call the guard lets through, handed back with its answer: which state the network was
+ * in when the call started (answers to calls started before the last change are part of that change's
+ * episode, not a new one), and whether the call is the probe after a pause.
+ */
+export interface GuardTicket {
+  readonly generation: number;
+  /** 0 for an ordinary call; for the probe, the time its slot expires (which also names it). */
+  readonly probe: number;
+}
+
+/** A call may be made now (with its ticket), or not, and why. */
+export type Admission = { refusal: null; ticket: GuardTicket } | { refusal: string };
+
+/** One line per change of a network's state. */
+export type NetworkStateLine =
+  | {
+      event: "network_state";
+      network: string;
+      state: "throttled";
+      /** When the next call (the probe) may be made. */
+      until: string;
+      pause_seconds: number;
+      code?: number;
+      detail?: string;
+    }
+  | { event: "network_state"; network: string; state: "recovered" }
+  | { event: "network_state"; network: string; state: "credentials_rejected"; code?: number; detail?: string };
 
 const HOUR_SECONDS = 3600;
 const BACKOFF_INITIAL_MS = 30_000;
 const BACKOFF_MAX_MS = 15 * 60_000;
+const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
+
+const logLine = (line: NetworkStateLine) => (line.state === "recovered" ? console.log : console.error)(JSON.stringify(line));
 
 /**
  * Keeps one network inside its rate budgets and backs off after it throttles us, so a throttled network
  * is asked again only after a growing pause (30 s, doubling to 15 min) instead of being hammered, which
  * extends the throttling.
+ *
+ * One throttling episode is one step: the answers to calls that were already in flight when the network
+ * throttled (or when the pause was last extended) do not extend it again. When the pause is over, one call
+ * (the probe) is let through and the others are still refused until it answers: a good answer opens the
+ * network again (and the next throttling starts over at 30 s), a throttling answer doubles the pause.
+ * Every change of state (throttled, recovered, credentials rejected) is logged once, by the process that
+ * made it.
  */
 export class NetworkGuard {
   private readonly perUrl: RateLimiterAbstract | null;
   private readonly app: RateLimiterAbstract | null;
   private readonly backoff: Backoff;
+  private readonly network: string;
+  private readonly probeTimeoutMs: number;
+  private readonly now: () => number;
+  private readonly log: (line: NetworkStateLine) => void;
 
-  constructor(state: GuardState = { kind: "memory" }, options: GuardOptions = {}) {
+  constructor(state: GuardState, options: GuardOptions) {
     const limiter = (name: string, points: number | undefined): RateLimiterAbstract | null => {
       if (!points) return null;
       const limits = { points, duration: HOUR_SECONDS };
@@ -43,20 +99,64 @@ export class NetworkGuard {
     this.perUrl = limiter("url", options.perUrlPerHour);
     this.app = limiter("app", options.appPerHour);
     this.backoff = state.kind === "redis" ? new RedisBackoff(state.redis, `${state.prefix}:backoff`) : new MemoryBackoff();
+    this.network = options.network;
+    this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+    this.now = options.now ?? Date.now;
+    this.log = options.log ?? logLine;
   }
 
-  /** Why the network may not be called for this URL now, or null when it may (the call is then budgeted). */
-  async refusal(url: string): Promise<string | null> {
-    const waitMs = await this.backoff.remainingMs();
-    if (waitMs > 0) return `backing off after throttling for ${Math.ceil(waitMs / 1000)} s`;
-    if (this.perUrl && !(await taken(this.perUrl, url))) return "per-URL budget used up";
-    if (this.app && !(await taken(this.app, "app"))) return "app-wide budget used up";
-    return null;
+  /**
+   * Whether the network may be called for this URL now: a ticket to hand back to `record` with the answer
+   * (the call is then budgeted), or why not.
+   */
+  async admit(url: string): Promise<Admission> {
+    const gate = await this.backoff.admit(this.now(), this.probeTimeoutMs);
+    if ("waitMs" in gate) {
+      return {
+        refusal: gate.probing
+          ? "backing off after throttling: waiting for the answer to the probe call"
+          : `backing off after throttling for ${Math.ceil(gate.waitMs / 1000)} s`,
+      };
+    }
+    const refusal =
+      this.perUrl && !(await taken(this.perUrl, url))
+        ? "per-URL budget used up"
+        : this.app && !(await taken(this.app, "app"))
+          ? "app-wide budget used up"
+          : null;
+    if (refusal === null) return { refusal, ticket: gate };
+    // No call is made: a probe slot taken for it goes to the next call.
+    if (gate.probe) await this.backoff.record(gate, "other", this.now(), 0, 0);
+    return { refusal };
   }
 
-  async record(outcome: NetworkRecord): Promise<void> {
-    if (outcome.ok) await this.backoff.reset();
-    else if (outcome.failure === "throttled") await this.backoff.extend();
+  /** The answer to a call `admit` let through. */
+  async record(ticket: GuardTicket, outcome: NetworkRecord): Promise<void> {
+    const kind: AnswerKind = outcome.ok
+      ? "ok"
+      : outcome.failure === "throttled"
+        ? "throttled"
+        : outcome.failure === "rejected"
+          ? "rejected"
+          : "other";
+    const change = await this.backoff.record(ticket, kind, this.now(), BACKOFF_INITIAL_MS, BACKOFF_MAX_MS);
+    if (!change) return;
+    const network = this.network;
+    const why: { code?: number; detail?: string } = {};
+    if (!outcome.ok && outcome.code !== undefined) why.code = outcome.code;
+    if (!outcome.ok && outcome.detail) why.detail = outcome.detail;
+    if (change.state === "recovered") this.log({ event: "network_state", network, state: "recovered" });
+    else if (change.state === "credentials_rejected") this.log({ event: "network_state", network, state: "credentials_rejected", ...why });
+    else {
+      this.log({
+        event: "network_state",
+        network,
+        state: "throttled",
+        until: new Date(change.until).toISOString(),
+        pause_seconds: change.pauseMs / 1000,
+        ...why,
+      });
+    }
   }
 }
 
@@ -71,67 +171,148 @@ async function taken(limiter: RateLimiterAbstract, key: string): Promise<boolean
   }
 }
 
+/** `other`: an answer that says nothing about throttling or credentials (a failure, a timeout). */
+type AnswerKind = "ok" | "throttled" | "rejected" | "other";
+
+/** A call may go (with its ticket), or must wait: `probing` when only because the probe has not answered. */
+type Gate = GuardTicket | { waitMs: number; probing: boolean };
+
+type Change = { state: "throttled"; pauseMs: number; until: number } | { state: "recovered" } | { state: "credentials_rejected" };
+
+/**
+ * The network's state: `generation` counts its changes; `ms` is the last pause (0: not throttled), `until`
+ * its end, `probe` when the probe's slot expires (0: no probe out); `rejected` says the credentials were
+ * rejected. Both implementations follow the same rules, the Redis one atomically across processes.
+ */
 interface Backoff {
-  remainingMs(): Promise<number>;
-  /** A good answer: the next throttling starts again at the initial pause. */
-  reset(): Promise<void>;
-  /** A throttling answer: pause, twice as long as last time (up to the maximum). */
-  extend(): Promise<void>;
+  /** Open: any call goes. Paused: none. Pause over: one call, the probe, until it answers or its slot expires. */
+  admit(now: number, probeTimeoutMs: number): Promise<Gate>;
+  /**
+   * An answer changes the state only when its call started in the current state (same generation): a good
+   * one opens the network, a throttling one pauses it twice as long as last time (initial after a good
+   * answer, up to the maximum), a credentials rejection marks it. An answer from the probe that is neither
+   * good nor throttling frees its slot for the next call. Returns the change made, if any.
+   */
+  record(ticket: GuardTicket, kind: AnswerKind, now: number, initialMs: number, maxMs: number): Promise<Change | null>;
 }
 
 class MemoryBackoff implements Backoff {
+  private generation = 0;
   private ms = 0;
   private until = 0;
-  async remainingMs() {
-    return this.until - Date.now();
+  private probe = 0;
+  private rejected = false;
+
+  async admit(now: number, probeTimeoutMs: number): Promise<Gate> {
+    if (this.ms === 0) return { generation: this.generation, probe: 0 };
+    if (now < this.until) return { waitMs: this.until - now, probing: false };
+    if (now < this.probe) return { waitMs: this.probe - now, probing: true };
+    this.probe = now + probeTimeoutMs;
+    return { generation: this.generation, probe: this.probe };
   }
-  async reset() {
-    this.ms = 0;
-  }
-  async extend() {
-    this.ms = this.ms ? Math.min(BACKOFF_MAX_MS, this.ms * 2) : BACKOFF_INITIAL_MS;
-    this.until = Date.now() + this.ms;
+
+  async record(ticket: GuardTicket, kind: AnswerKind, now: number, initialMs: number, maxMs: number): Promise<Change | null> {
+    // The probe answered without a verdict on throttling: the next call probes in its place.
+    if ((kind === "other" || kind === "rejected") && ticket.probe !== 0 && ticket.probe === this.probe) this.probe = 0;
+    if (kind === "other" || ticket.generation !== this.generation) return null;
+    if (kind === "ok") {
+      if (this.ms === 0 && !this.rejected) return null;
+      this.generation++;
+      this.ms = this.until = this.probe = 0;
+      this.rejected = false;
+      return { state: "recovered" };
+    }
+    if (kind === "rejected") {
+      if (this.rejected) return null;
+      this.generation++;
+      this.rejected = true;
+      return { state: "credentials_rejected" };
+    }
+    this.generation++;
+    this.ms = this.ms ? Math.min(maxMs, this.ms * 2) : initialMs;
+    this.until = now + this.ms;
+    this.probe = 0;
+    return { state: "throttled", pauseMs: this.ms, until: this.until };
   }
 }
 
-// KEYS[1] the backoff hash; ARGV[1] now (ms), ARGV[2] initial and ARGV[3] maximum pause (ms). Atomic, so
-// two processes throttled at once double the pause once each, never lose an update.
-const EXTEND = `
-local ms = tonumber(redis.call('HGET', KEYS[1], 'ms') or '0')
-if ms > 0 then ms = math.min(tonumber(ARGV[3]), ms * 2) else ms = tonumber(ARGV[2]) end
-redis.call('HSET', KEYS[1], 'ms', ms, 'until', tonumber(ARGV[1]) + ms)
-redis.call('PEXPIRE', KEYS[1], 4 * tonumber(ARGV[3]))
-return ms`;
+// KEYS[1] the state hash; ARGV[1] now, ARGV[2] how long a probe holds its slot (ms). Returns
+// {1, generation, probe} when the call may go, {0, wait ms, 1 if only the probe is awaited} when not.
+const ADMIT = `
+local s = redis.call('HMGET', KEYS[1], 'gen', 'ms', 'until', 'probe')
+local gen = tonumber(s[1] or '0')
+if tonumber(s[2] or '0') == 0 then return {1, gen, 0} end
+local now = tonumber(ARGV[1])
+local untl = tonumber(s[3] or '0')
+if now < untl then return {0, untl - now, 0} end
+local probe = tonumber(s[4] or '0')
+if now < probe then return {0, probe - now, 1} end
+probe = now + tonumber(ARGV[2])
+redis.call('HSET', KEYS[1], 'probe', probe)
+return {1, gen, probe}`;
 
-// KEYS[1] the backoff hash. Writes only when there is a pause to forget (most answers are good ones).
-const RESET = `
-if tonumber(redis.call('HGET', KEYS[1], 'ms') or '0') > 0 then redis.call('HSET', KEYS[1], 'ms', 0) end
-return 0`;
+// KEYS[1] the state hash; ARGV[1] the answer's kind, ARGV[2] its call's generation, ARGV[3] its probe slot,
+// ARGV[4] now, ARGV[5] initial and ARGV[6] maximum pause (ms). Atomic, so answers that two processes receive
+// at once to calls made in one state change it once: only the process that made the change hears of it
+// ({1} recovered, {2, pause, until} throttled, {3} credentials rejected; {0} no change). Writes only on a
+// change (most answers are good ones to an open network).
+const RECORD = `
+local s = redis.call('HMGET', KEYS[1], 'gen', 'ms', 'probe', 'rejected')
+local gen = tonumber(s[1] or '0')
+local ms = tonumber(s[2] or '0')
+local kind = ARGV[1]
+local probe = tonumber(ARGV[3])
+if (kind == 'other' or kind == 'rejected') and probe ~= 0 and probe == tonumber(s[3] or '0') then
+  redis.call('HSET', KEYS[1], 'probe', 0)
+end
+if kind == 'other' or tonumber(ARGV[2]) ~= gen then return {0} end
+local rejected = tonumber(s[4] or '0')
+if kind == 'ok' then
+  if ms == 0 and rejected == 0 then return {0} end
+  redis.call('HSET', KEYS[1], 'gen', gen + 1, 'ms', 0, 'until', 0, 'probe', 0, 'rejected', 0)
+  return {1}
+end
+if kind == 'rejected' then
+  if rejected == 1 then return {0} end
+  redis.call('HSET', KEYS[1], 'gen', gen + 1, 'rejected', 1)
+  return {3}
+end
+if ms > 0 then ms = math.min(tonumber(ARGV[6]), ms * 2) else ms = tonumber(ARGV[5]) end
+local untl = tonumber(ARGV[4]) + ms
+redis.call('HSET', KEYS[1], 'gen', gen + 1, 'ms', ms, 'until', untl, 'probe', 0)
+return {2, ms, untl}`;
 
 interface BackoffScripts {
-  guardBackoff(key: string, now: number, initialMs: number, maxMs: number): Promise<number>;
-  guardReset(key: string): Promise<number>;
+  guardAdmit(key: string, now: number, probeTimeoutMs: number): Promise<number[]>;
+  guardRecord(key: string, kind: AnswerKind, generation: number, probe: number, now: number, initialMs: number, maxMs: number): Promise<number[]>;
 }
 
+/**
+ * The state in one Redis hash that every process shares. It does not expire: its generation must outlive
+ * every call in flight, and it is one small hash per network.
+ */
 class RedisBackoff implements Backoff {
   private readonly scripts: BackoffScripts;
 
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly key: string,
   ) {
-    redis.defineCommand("guardBackoff", { numberOfKeys: 1, lua: EXTEND });
-    redis.defineCommand("guardReset", { numberOfKeys: 1, lua: RESET });
+    redis.defineCommand("guardAdmit", { numberOfKeys: 1, lua: ADMIT });
+    redis.defineCommand("guardRecord", { numberOfKeys: 1, lua: RECORD });
     this.scripts = redis as unknown as BackoffScripts;
   }
 
-  async remainingMs() {
-    return Number((await this.redis.hget(this.key, "until")) ?? 0) - Date.now();
+  async admit(now: number, probeTimeoutMs: number): Promise<Gate> {
+    const [go, a, b] = await this.scripts.guardAdmit(this.key, now, probeTimeoutMs);
+    return go === 1 ? { generation: a!, probe: b! } : { waitMs: a!, probing: b === 1 };
   }
-  async reset() {
-    await this.scripts.guardReset(this.key);
-  }
-  async extend() {
-    await this.scripts.guardBackoff(this.key, Date.now(), BACKOFF_INITIAL_MS, BACKOFF_MAX_MS);
+
+  async record(ticket: GuardTicket, kind: AnswerKind, now: number, initialMs: number, maxMs: number): Promise<Change | null> {
+    const [change, pauseMs, until] = await this.scripts.guardRecord(this.key, kind, ticket.generation, ticket.probe, now, initialMs, maxMs);
+    if (change === 1) return { state: "recovered" };
+    if (change === 2) return { state: "throttled", pauseMs: pauseMs!, until: until! };
+    if (change === 3) return { state: "credentials_rejected" };
+    return null;
   }
 }

@@ -11,7 +11,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { SANDBOX_HEADER } from "../networks/types.ts";
 
-export const FACEBOOK_MODES = ["ok", "fail", "throttle", "throttle-613", "bare-403", "429", "garbage", "hang"] as const;
+export const FACEBOOK_MODES = ["ok", "fail", "throttle", "throttle-613", "bare-403", "429", "garbage", "hang", "expired-token"] as const;
 export const PINTEREST_MODES = ["ok", "fail", "dash", "garbage", "429", "hang"] as const;
 export type FacebookMode = (typeof FACEBOOK_MODES)[number];
 export type PinterestMode = (typeof PINTEREST_MODES)[number];
@@ -198,6 +198,8 @@ export function createSandboxApp(options: { latencyMs?: number } = {}) {
         return derived.variant % 2 === 0 ? c.body(null, 403) : c.html("<html><body><h1>403 Forbidden</h1></body></html>", 403);
       case "429":
         return c.text("Too Many Requests", 429, { "retry-after": "60" });
+      case "expired-token":
+        return c.json(graphError(190, "Error validating access token: Session has expired.", { error_subcode: 463 }), 400);
       case "garbage": {
         const body = FACEBOOK_GARBAGE_BODIES[derived.variant % FACEBOOK_GARBAGE_BODIES.length]!;
         return c.body(body, 200, { "content-type": body.startsWith("<") ? "text/html" : "application/json" });

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectRedis } from "../../lib/redis/redis.ts";
-import { NetworkGuard } from "../../service/networks/guard.ts";
+import { NetworkGuard, type Admission, type GuardOptions, type GuardTicket, type NetworkStateLine } from "../../service/networks/guard.ts";
 import { dropRedisPrefix, REDIS_TEST_URL, testRedisPrefix } from "../support/redis.ts";
 
 /*
  * The networks limit the app, not each process: two guards on one Redis (two processes) share the budgets
- * and the backoff.
+ * and the backoff. One throttling episode is one step whichever processes saw it, one probe goes after the
+ * pause, and each change is logged once, by the process that made it. Time is the injected clock's.
  */
 
 const prefix = testRedisPrefix();
@@ -22,34 +23,126 @@ afterAll(async () => {
 });
 
 describe("NetworkGuard on Redis", () => {
+  const START = Date.parse("2030-03-04T05:06:07Z");
+  const throttled = { ok: false, failure: "throttled", code: 4 } as const;
+
+  function ticketOf(admission: Admission): GuardTicket {
+    if (admission.refusal !== null) throw new Error(`refused: ${admission.refusal}`);
+    return admission.ticket;
+  }
+
+  /** Two processes' guards on one key prefix, on one clock; each logs into its own list. */
+  function processes(name: string, options: Partial<GuardOptions> = {}) {
+    const clock = { now: START };
+    const guard = (redis: typeof redisA, lines: NetworkStateLine[]) =>
+      new NetworkGuard(
+        { kind: "redis", redis, prefix: `${prefix}:${name}` },
+        { network: "facebook", now: () => clock.now, log: (l) => lines.push(l), ...options },
+      );
+    const linesA: NetworkStateLine[] = [];
+    const linesB: NetworkStateLine[] = [];
+    return { clock, a: guard(redisA, linesA), b: guard(redisB, linesB), linesA, linesB };
+  }
+
   it("shares the per-URL and app-wide budgets between processes", async () => {
-    const options = { perUrlPerHour: 3, appPerHour: 5 };
+    const options = { network: "facebook", perUrlPerHour: 3, appPerHour: 5 };
     const a = new NetworkGuard({ kind: "redis", redis: redisA, prefix: `${prefix}:budgets` }, options);
     const b = new NetworkGuard({ kind: "redis", redis: redisB, prefix: `${prefix}:budgets` }, options);
     const url = "https://example.com/shared";
-    expect(await a.refusal(url)).toBeNull();
-    expect(await b.refusal(url)).toBeNull();
-    expect(await a.refusal(url)).toBeNull();
-    expect(await b.refusal(url)).toBe("per-URL budget used up");
-    expect(await a.refusal("https://example.com/other")).toBeNull();
-    expect(await b.refusal("https://example.com/third")).toBeNull();
-    expect(await a.refusal("https://example.com/fourth")).toBe("app-wide budget used up");
+    expect((await a.admit(url)).refusal).toBeNull();
+    expect((await b.admit(url)).refusal).toBeNull();
+    expect((await a.admit(url)).refusal).toBeNull();
+    expect((await b.admit(url)).refusal).toBe("per-URL budget used up");
+    expect((await a.admit("https://example.com/other")).refusal).toBeNull();
+    expect((await b.admit("https://example.com/third")).refusal).toBeNull();
+    expect((await a.admit("https://example.com/fourth")).refusal).toBe("app-wide budget used up");
   });
 
-  it("makes every process back off after one of them was throttled, longer each time, until a good answer", async () => {
-    const a = new NetworkGuard({ kind: "redis", redis: redisA, prefix: `${prefix}:backoff` });
-    const b = new NetworkGuard({ kind: "redis", redis: redisB, prefix: `${prefix}:backoff` });
-    expect(await b.refusal("https://example.com/x")).toBeNull();
-    await a.record({ ok: false, failure: "throttled" });
-    expect(await b.refusal("https://example.com/x")).toMatch(/^backing off after throttling for (29|30) s$/);
+  it("makes every process back off once for the calls in flight when Facebook throttled, then lets one probe through", async () => {
+    const { clock, a, b, linesA, linesB } = processes("episode");
+    const inFlight: [NetworkGuard, GuardTicket][] = [];
+    for (let i = 0; i < 8; i++) {
+      inFlight.push([a, ticketOf(await a.admit(`https://example.com/a${i}`))]);
+      inFlight.push([b, ticketOf(await b.admit(`https://example.com/b${i}`))]);
+    }
     // Other failures are not throttling: no change.
-    await b.record({ ok: false, failure: "timeout" });
-    expect(await a.refusal("https://example.com/y")).toMatch(/for (29|30) s$/);
-    await b.record({ ok: false, failure: "throttled" });
-    expect(await a.refusal("https://example.com/y")).toMatch(/for (59|60) s$/);
-    // A good answer resets the next pause to the initial one (the current pause still runs).
-    await a.record({ ok: true });
-    await b.record({ ok: false, failure: "throttled" });
-    expect(await a.refusal("https://example.com/z")).toMatch(/for (29|30) s$/);
+    await b.record(ticketOf(await b.admit("https://example.com/slow")), { ok: false, failure: "timeout" });
+    await Promise.all(inFlight.map(([guard, ticket]) => guard.record(ticket, throttled)));
+    expect((await a.admit("https://example.com/x")).refusal).toBe("backing off after throttling for 30 s");
+    expect((await b.admit("https://example.com/x")).refusal).toBe("backing off after throttling for 30 s");
+    const lines = [...linesA, ...linesB];
+    expect(lines).toEqual([
+      {
+        event: "network_state",
+        network: "facebook",
+        state: "throttled",
+        until: new Date(START + 30_000).toISOString(),
+        pause_seconds: 30,
+        code: 4,
+      },
+    ]);
+
+    // One probe for both processes; its throttling answer doubles the pause.
+    clock.now = START + 30_000;
+    const probe = ticketOf(await b.admit("https://example.com/probe"));
+    for (const guard of [a, b, a]) {
+      expect((await guard.admit("https://example.com/x")).refusal).toBe(
+        "backing off after throttling: waiting for the answer to the probe call",
+      );
+    }
+    await b.record(probe, throttled);
+    expect((await a.admit("https://example.com/x")).refusal).toBe("backing off after throttling for 60 s");
+
+    // The next probe's good answer opens the network to both; only the process that saw it logs it.
+    clock.now = START + 90_000;
+    const good = ticketOf(await a.admit("https://example.com/probe"));
+    expect((await b.admit("https://example.com/x")).refusal).toMatch(/waiting for the answer to the probe call/);
+    await a.record(good, { ok: true });
+    expect(linesA.at(-1)).toEqual({ event: "network_state", network: "facebook", state: "recovered" });
+    expect(linesB.map((l) => l.state)).not.toContain("recovered");
+    expect([...linesA, ...linesB].map((l) => l.state).sort()).toEqual(["recovered", "throttled", "throttled"]);
+
+    // A good answer started over: the next burst pauses 30 s again.
+    const open: [NetworkGuard, GuardTicket][] = [];
+    for (let i = 0; i < 8; i++) {
+      open.push([a, ticketOf(await a.admit(`https://example.com/a${i}`))]);
+      open.push([b, ticketOf(await b.admit(`https://example.com/b${i}`))]);
+    }
+    await Promise.all(open.map(([guard, ticket]) => guard.record(ticket, throttled)));
+    expect((await b.admit("https://example.com/x")).refusal).toBe("backing off after throttling for 30 s");
+    expect([...linesA, ...linesB].filter((l) => l.state === "throttled").map((l) => l.state === "throttled" && l.pause_seconds).sort())
+      .toEqual([30, 30, 60]);
+  });
+
+  it("gives the probe slot to another process when the probe never answers", async () => {
+    const { clock, a, b } = processes("lost-probe", { probeTimeoutMs: 5_000 });
+    await a.record(ticketOf(await a.admit("https://example.com/a")), throttled);
+    clock.now = START + 30_000;
+    ticketOf(await a.admit("https://example.com/lost")); // its process dies
+    clock.now = START + 34_999;
+    expect((await b.admit("https://example.com/x")).refusal).toMatch(/waiting for the answer to the probe call/);
+    clock.now = START + 35_000;
+    const next = ticketOf(await b.admit("https://example.com/next"));
+    await b.record(next, { ok: false, failure: "failed" });
+    await b.record(ticketOf(await b.admit("https://example.com/again")), { ok: true });
+    expect((await a.admit("https://example.com/x")).refusal).toBeNull();
+  });
+
+  it("says once, across processes, that the credentials were rejected", async () => {
+    const { a, b, linesA, linesB } = processes("credentials");
+    const rejected = { ok: false, failure: "rejected", code: 190 } as const;
+    const inFlight: [NetworkGuard, GuardTicket][] = [];
+    for (let i = 0; i < 8; i++) {
+      inFlight.push([a, ticketOf(await a.admit(`https://example.com/a${i}`))]);
+      inFlight.push([b, ticketOf(await b.admit(`https://example.com/b${i}`))]);
+    }
+    await Promise.all(inFlight.map(([guard, ticket]) => guard.record(ticket, rejected)));
+    await b.record(ticketOf(await b.admit("https://example.com/again")), rejected);
+    expect([...linesA, ...linesB]).toEqual([
+      { event: "network_state", network: "facebook", state: "credentials_rejected", code: 190 },
+    ]);
+    await a.record(ticketOf(await a.admit("https://example.com/fixed")), { ok: true });
+    await b.record(ticketOf(await b.admit("https://example.com/fine")), { ok: true });
+    expect([...linesA, ...linesB].map((l) => l.state).sort()).toEqual(["credentials_rejected", "recovered"]);
   });
 });
