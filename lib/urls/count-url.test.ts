@@ -165,11 +165,15 @@ describe("parseCountUrl: only public hosts", () => {
     "https://exa%20mple.com/x",
     "http://1.2.3.4.5/",
     "http://256.1.1.1/",
+    // International names that are not valid, whichever parser let them through.
+    "https://xn--zz.com/",
+    "https://xn--.com/",
+    "https://١٢٣.com/",
   ])("refuses %s", (input) => {
     expect(parseCountUrl(input).ok, input).toBe(false);
   });
 
-  it.each(["https://example.com/", "http://8.8.8.8/", "http://[2606:4700:4700::1111]/", "https://bücher.de/", "https://my_blog.example.com/", "https://example.com:8443/x"])(
+  it.each(["https://example.com/", "http://8.8.8.8/", "http://[2606:4700:4700::1111]/", "https://bücher.de/", "https://xn--mgba3a4f16a.ir/", "https://my_blog.example.com/", "https://example.com:8443/x"])(
     "accepts %s",
     (input) => {
       accepted(input);

@@ -1,4 +1,5 @@
 import ipaddr from "ipaddr.js";
+import { toUnicode } from "tr46";
 
 /**
  * Which hosts are public: what a share counter may be asked about and a whitelist may name. A host as the URL
@@ -8,9 +9,10 @@ import ipaddr from "ipaddr.js";
  * `[::ffff:127.0.0.1]`, …) reaches here already normalized by the parser, and is refused. A public name that
  * resolves to a private address cannot be told apart without DNS: what fetches a user's URL resolves it first.
  *
- * The host is checked character by character rather than trusted to the parser: browsers' URL parsers are
- * more lenient than Node's (Chromium keeps `exa mple.com` as `exa%20mple.com`), and the dashboard's
- * pre-check must agree with the API.
+ * The host is checked character by character rather than trusted to the parser, and its international labels
+ * by one UTS #46 implementation (tr46) wherever this runs: browsers' URL parsers and Node's disagree at the
+ * edges (Chromium keeps `exa mple.com` as `exa%20mple.com` and takes `xn--zz.com`; Node takes a label of
+ * Arabic-Indic digits, which the Bidi rule refuses), and the dashboard's pre-check must agree with the API.
  */
 
 export type HostVerdict = { ok: true } | { ok: false; reason: string };
@@ -22,6 +24,9 @@ const LABEL = /^[a-z0-9_-]{1,63}$/;
 const MAX_HOST_LENGTH = 253;
 /** The WHATWG "ends in a number" rule: such a host is read as an IPv4 address, or is no host at all. */
 const NUMERIC_LABEL = /^(?:\d+|0x[0-9a-f]*)$/;
+
+/** The WHATWG URL standard's domain-to-ASCII settings, read back: what a valid name decodes under. */
+const IDNA = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3ASCIIRules: false, transitionalProcessing: false };
 
 const NOT_PUBLIC = "the URL must name a public host (such as example.com), not localhost, a private network or a loopback, link-local or reserved address";
 
@@ -45,5 +50,8 @@ export function publicHost(host: string): HostVerdict {
     return { ok: false, reason: "the URL's host name may hold only letters, digits, hyphens and dots" };
   }
   if (labels.length < 2 || SPECIAL_USE.some((name) => host === name || host.endsWith(`.${name}`))) return { ok: false, reason: NOT_PUBLIC };
+  if (labels.some((label) => label.startsWith("xn--")) && toUnicode(host, IDNA).error) {
+    return { ok: false, reason: "the URL's host name is not a valid international domain name" };
+  }
   return { ok: true };
 }
