@@ -31,6 +31,16 @@ async function save(page: Page) {
   await expect(saveButton(page)).toBeDisabled();
 }
 
+/** Flips the switch, confirms the question it asks, and waits until the change is applied (no Save needed). */
+async function switchEnforcement(page: Page, on: boolean) {
+  await enforced(page).click();
+  const dialog = page.getByRole("dialog", { name: on ? /Enforce the whitelist\?|Refuse every query\?/ : "Stop enforcing the whitelist?" });
+  await dialog.getByRole("button", { name: on ? "Turn on enforcement" : "Turn off enforcement" }).click();
+  await expect(page.getByRole("status").filter({ hasText: on ? "Enforcement is on." : "Enforcement is off." })).toBeVisible();
+  if (on) await expect(enforced(page)).toBeChecked();
+  else await expect(enforced(page)).not.toBeChecked();
+}
+
 test("entries are checked in the browser, saved, and enforced by the public API at once", async ({ signedIn: page, account }) => {
   await page.goto("/dashboard/whitelist");
   await expect(page.getByRole("heading", { name: "Domain whitelist", level: 1 })).toBeVisible();
@@ -60,10 +70,10 @@ test("entries are checked in the browser, saved, and enforced by the public API 
   await expect(entryInput(page)).toHaveAccessibleDescription(/is shop\.example\.com, which is already on the list\./);
   await expect(listed(page)).toHaveCount(3);
 
-  await enforced(page).check();
-  await expect(page.getByRole("dialog")).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath("whitelist.png"), fullPage: true });
   await save(page);
+  await switchEnforcement(page, true);
+  await expect(saveButton(page)).toBeDisabled();
 
   // The public API reflects the change with the very next request, and enforces it.
   expect(await whitelistOf(account)).toEqual({
@@ -93,8 +103,7 @@ test("entries are checked in the browser, saved, and enforced by the public API 
   expect(await queryFor(account, "https://news.example.org/story")).toEqual({ status: 403, type: "domain_not_whitelisted" });
 
   // Enforcement off: every domain is allowed again, and the list is kept.
-  await enforced(page).uncheck();
-  await save(page);
+  await switchEnforcement(page, false);
   expect(await whitelistOf(account)).toEqual({ domains: expect.arrayContaining(["shop.example.com"]), whitelist_domains_enabled: false });
   expect((await queryFor(account, "https://elsewhere.com/page")).status).toBe(200);
 
@@ -121,13 +130,11 @@ test("turning enforcement on with an empty list asks first and says every query 
   await expect(enforced(page)).not.toBeChecked();
   await expect(saveButton(page)).toBeDisabled();
 
-  await enforced(page).click();
-  await dialog.getByRole("button", { name: "Turn on enforcement" }).click();
-  await expect(enforced(page)).toBeChecked();
+  // Confirmed, it applies at once.
+  await switchEnforcement(page, true);
   await expect(page.getByText("every query will be refused. Add a domain or turn enforcement off.")).toBeVisible();
-  // Agreed once: Save does not ask again.
-  await save(page);
   await expect(dialog).toBeHidden();
+  await expect(saveButton(page)).toBeDisabled();
 
   expect(await whitelistOf(account)).toEqual({ domains: [], whitelist_domains_enabled: true });
   expect(await queryFor(account, "https://example.com/")).toEqual({ status: 403, type: "domain_not_whitelisted" });
@@ -167,4 +174,74 @@ test("the route checks entries on the server too: an invalid one is a 422 with i
   const saved = await put({ domains: ["HTTPS://Example.com/x", "example.com"], enabled: true });
   expect(await saved.json()).toEqual({ domains: ["example.com"], enabled: true });
   expect(await whitelistOf(account)).toEqual({ domains: ["example.com"], whitelist_domains_enabled: true });
+});
+
+test("the switch says it applies at once, asks, and applies the list as shown, unsaved entries included", async ({ signedIn: page, account }) => {
+  await page.goto("/dashboard/whitelist");
+  await expect(page.getByText("Switching asks first, then applies at once.")).toBeVisible();
+  await addEntry(page, "example.com");
+  await enforced(page).click();
+  const dialog = page.getByRole("dialog", { name: "Enforce the whitelist?" });
+  await expect(dialog).toContainText("only URLs on the domain listed here can be queried");
+  await expect(dialog).toContainText("Your unsaved changes to the list are saved with it.");
+  // Cancelled: nothing changes anywhere.
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(enforced(page)).not.toBeChecked();
+  expect(await whitelistOf(account)).toEqual({ domains: [], whitelist_domains_enabled: false });
+  await switchEnforcement(page, true);
+  expect(await whitelistOf(account)).toEqual({ domains: ["example.com"], whitelist_domains_enabled: true });
+  await expect(saveButton(page)).toBeDisabled();
+});
+
+test("unsaved edits: leaving by a link, reload, close or sign-out asks first", async ({ signedIn: page, account }) => {
+  await page.goto("/dashboard/whitelist");
+  await expect(page.getByText("No domains on the list yet.")).toBeVisible();
+  // Nothing to lose yet: a link just goes.
+  await page.getByRole("link", { name: "Usage" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/usage$/);
+  await page.goto("/dashboard/whitelist");
+  await addEntry(page, "example.com");
+  await expect(page.getByRole("status").filter({ hasText: "Unsaved changes" })).toBeVisible();
+
+  // An in-app link: stay when the question is declined, leave when it is accepted.
+  const questions: string[] = [];
+  page.once("dialog", (dialog) => {
+    questions.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.getByRole("link", { name: "Usage" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/whitelist$/);
+  expect(questions).toEqual(["Your whitelist has unsaved changes. Leave this page and lose them?"]);
+  await expect(listed(page)).toHaveText([/^example\.com/]);
+
+  // Sign-out leaves the page too.
+  page.once("dialog", (dialog) => void dialog.dismiss());
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/whitelist$/);
+  await expect(listed(page)).toHaveText([/^example\.com/]);
+
+  // Reload or close: the browser's own question.
+  const unload = new Promise<string>((resolve) => page.once("dialog", (dialog) => void dialog.dismiss().then(() => resolve(dialog.type()))));
+  await page.close({ runBeforeUnload: true });
+  expect(await unload).toBe("beforeunload");
+  expect(page.isClosed()).toBe(false);
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("link", { name: "Overview" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  expect(await whitelistOf(account)).toEqual({ domains: [], whitelist_domains_enabled: false });
+});
+
+test("refuses hosts no URL can be counted for: private and loopback addresses, localhost and other special-use names", async ({ signedIn: page, account }) => {
+  await page.goto("/dashboard/whitelist");
+  for (const entry of ["192.168.0.1", "http://10.1.2.3/admin", "127.0.0.1", "localhost", "app.localhost", "printer.local"]) {
+    await addEntry(page, entry);
+    await expect(entryInput(page), entry).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByRole("alert").filter({ hasText: /is not a public host|is not a valid domain name/ }), entry).toBeVisible();
+  }
+  await expect(page.getByText("No domains on the list yet.")).toBeVisible();
+  // The server says the same.
+  const refused = await page.request.put("/api/dashboard/whitelist", { data: { domains: ["192.168.0.1"], enabled: false }, headers: { origin: E2E_BASE_URL } });
+  expect(refused.status()).toBe(422);
+  expect(await whitelistOf(account)).toEqual({ domains: [], whitelist_domains_enabled: false });
 });

@@ -24,6 +24,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               {account.email}
             </span>
             <form
+              data-leaves-page
               action={async () => {
                 "use server";
                 await signOut({ redirectTo: "/sign-in" });

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { addEntry, isDirty, refusesEveryQuery, removeEntry, type WhitelistState } from "@/lib/dashboard/whitelist-editor";
+import { useLeaveWarning } from "@/lib/hooks/use-leave-warning";
 import { useSaveWhitelist, useWhitelist } from "@/lib/hooks/use-whitelist";
 import { ConfirmDialog } from "./confirm-dialog";
 
@@ -30,58 +31,91 @@ export function WhitelistClient() {
   );
 }
 
-/** Which confirmation is open: turning enforcement on with no entries, or saving a list that refuses everything. */
-type Confirming = "enable" | "save" | null;
+/** Which question is open: switching enforcement (applied at once once confirmed), or saving a list that refuses everything. */
+type Confirming = { kind: "enforce"; enabled: boolean } | { kind: "save" } | null;
+
+const LEAVE_WARNING = "Your whitelist has unsaved changes. Leave this page and lose them?";
 
 function WhitelistEditor({ saved }: { saved: WhitelistState }) {
-  // null while nothing was edited, so a refetch of the saved state (e.g. on window focus) shows through.
-  const [draft, setDraft] = useState<WhitelistState | null>(null);
-  const current = draft ?? saved;
-  const dirty = draft !== null && isDirty(saved, draft);
+  // Unsaved edits to the list, null while there are none; enforcement is never a draft: switching it saves.
+  const [draftDomains, setDraftDomains] = useState<string[] | null>(null);
+  const current: WhitelistState = { domains: draftDomains ?? saved.domains, enabled: saved.enabled };
+  const dirty = draftDomains !== null && isDirty(saved, current);
   const [confirming, setConfirming] = useState<Confirming>(null);
-  // Set once the user has agreed to enforce an empty list, so Save does not ask a second time.
-  const [emptyListConfirmed, setEmptyListConfirmed] = useState(false);
   const [announcement, setAnnouncement] = useState("");
+  const [savedWhat, setSavedWhat] = useState("");
   const save = useSaveWhitelist();
+  useLeaveWarning(dirty, LEAVE_WARNING);
 
-  const edit = (next: WhitelistState) => {
-    setDraft(next);
+  const editDomains = (domains: string[]) => {
+    setDraftDomains(domains);
     save.reset();
+    setSavedWhat("");
   };
 
-  const setEnabled = (enabled: boolean) => {
-    if (enabled && current.domains.length === 0) {
-      setConfirming("enable");
-      return;
-    }
-    if (!enabled) setEmptyListConfirmed(false);
-    edit({ ...current, enabled });
-  };
-
-  const submit = () => {
-    if (!draft) return;
+  /** Saves `next`; edits made to the list while the request ran are kept, as they are not saved yet. */
+  const submit = (next: WhitelistState, what: string) => {
     setConfirming(null);
-    const submitted = draft;
-    save.mutate(submitted, {
+    const submittedDraft = draftDomains;
+    save.mutate(next, {
       onSuccess: () => {
-        // Edits made while the request ran are kept: they are not saved yet.
-        setDraft((latest) => (latest === submitted ? null : latest));
-        setEmptyListConfirmed(false);
+        setDraftDomains((latest) => (latest === submittedDraft ? null : latest));
+        setSavedWhat(what);
       },
     });
   };
 
   const onSave = () => {
-    if (refusesEveryQuery(current) && !refusesEveryQuery(saved) && !emptyListConfirmed) setConfirming("save");
-    else submit();
+    if (refusesEveryQuery(current) && !refusesEveryQuery(saved)) setConfirming({ kind: "save" });
+    else submit(current, "Saved. The API applies it from the next query.");
   };
 
   const discard = () => {
-    setDraft(null);
-    setEmptyListConfirmed(false);
+    setDraftDomains(null);
     save.reset();
     setAnnouncement("Changes discarded.");
   };
+
+  const listNote = dirty ? " Your unsaved changes to the list are saved with it." : "";
+  const question =
+    confirming?.kind === "enforce"
+      ? confirming.enabled
+        ? current.domains.length === 0
+          ? {
+              title: "Refuse every query?",
+              confirmLabel: "Turn on enforcement",
+              body: (
+                <>
+                  The whitelist is empty, so every query will be refused: the API answers <code>domain_not_whitelisted</code> to every
+                  query made with your key until you add a domain or turn enforcement off.{listNote}
+                </>
+              ),
+            }
+          : {
+              title: "Enforce the whitelist?",
+              confirmLabel: "Turn on enforcement",
+              body: (
+                <>
+                  From the next query, only URLs on the {current.domains.length === 1 ? "domain" : `${current.domains.length} domains`} listed
+                  here can be queried with your key; every other query is refused with <code>domain_not_whitelisted</code>.{listNote}
+                </>
+              ),
+            }
+        : {
+            title: "Stop enforcing the whitelist?",
+            confirmLabel: "Turn off enforcement",
+            body: <>From the next query, URLs on any domain can be queried with your key again. The list is kept.{listNote}</>,
+          }
+      : {
+          title: "Refuse every query?",
+          confirmLabel: "Save and refuse every query",
+          body: (
+            <>
+              The whitelist is empty, so every query will be refused: the API answers <code>domain_not_whitelisted</code> to every query
+              made with your key until you add a domain or turn enforcement off.
+            </>
+          ),
+        };
 
   return (
     <>
@@ -92,10 +126,15 @@ function WhitelistEditor({ saved }: { saved: WhitelistState }) {
               id="whitelist-enforced"
               type="checkbox"
               role="switch"
-              checked={current.enabled}
-              onChange={(event) => setEnabled(event.target.checked)}
+              checked={saved.enabled}
+              disabled={save.isPending}
+              // Asks first, then applies at once: the switch shows what the API enforces.
+              onChange={(event) => {
+                event.preventDefault();
+                setConfirming({ kind: "enforce", enabled: !saved.enabled });
+              }}
               aria-describedby="whitelist-enforced-hint"
-              className="peer h-6 w-11 cursor-pointer appearance-none rounded-full bg-slate-300 transition-colors checked:bg-brand-600"
+              className="peer h-6 w-11 cursor-pointer appearance-none rounded-full bg-slate-300 transition-colors checked:bg-brand-600 disabled:cursor-wait"
             />
             <span
               aria-hidden="true"
@@ -107,9 +146,10 @@ function WhitelistEditor({ saved }: { saved: WhitelistState }) {
           </label>
         </div>
         <p id="whitelist-enforced-hint" className="mt-2 text-sm text-slate-600">
-          {current.enabled
+          {saved.enabled
             ? "On: only URLs on the listed domains can be queried with your key."
-            : "Off: URLs on any domain can be queried with your key; the list is kept for when you turn it on."}
+            : "Off: URLs on any domain can be queried with your key; the list is kept for when you turn it on."}{" "}
+          Switching asks first, then applies at once.
         </p>
         {refusesEveryQuery(current) && (
           <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
@@ -123,7 +163,7 @@ function WhitelistEditor({ saved }: { saved: WhitelistState }) {
         saved={saved.domains}
         enforced={current.enabled}
         onChange={(domains, message) => {
-          edit({ ...current, domains });
+          editDomains(domains);
           setAnnouncement(message);
         }}
       />
@@ -134,7 +174,7 @@ function WhitelistEditor({ saved }: { saved: WhitelistState }) {
         </Button>
         {dirty && !save.isPending && <Button onClick={discard}>Discard changes</Button>}
         <p role="status" className={`text-sm ${dirty ? "text-slate-600" : "text-green-700"}`}>
-          {dirty ? "Unsaved changes" : save.isSuccess ? "Saved. The API applies it from the next query." : ""}
+          {dirty ? "Unsaved changes to the list" : save.isSuccess ? savedWhat : ""}
         </p>
       </div>
       {save.isError && <ErrorState message={`Not saved: ${save.error.message}`} />}
@@ -145,21 +185,21 @@ function WhitelistEditor({ saved }: { saved: WhitelistState }) {
 
       <ConfirmDialog
         open={confirming !== null}
-        title="Refuse every query?"
-        confirmLabel={confirming === "enable" ? "Turn on enforcement" : "Save and refuse every query"}
+        title={question.title}
+        confirmLabel={question.confirmLabel}
         onCancel={() => setConfirming(null)}
         onConfirm={() => {
-          setEmptyListConfirmed(true);
-          if (confirming === "enable") {
-            setConfirming(null);
-            edit({ ...current, enabled: true });
+          if (confirming?.kind === "enforce") {
+            submit(
+              { domains: current.domains, enabled: confirming.enabled },
+              confirming.enabled ? "Enforcement is on. The API applies it from the next query." : "Enforcement is off. The API applies it from the next query.",
+            );
           } else {
-            submit();
+            submit(current, "Saved. The API applies it from the next query.");
           }
         }}
       >
-        The whitelist is empty, so every query will be refused: the API answers <code>domain_not_whitelisted</code> to
-        every query made with your key until you add a domain or turn enforcement off.
+        {question.body}
       </ConfirmDialog>
     </>
   );
