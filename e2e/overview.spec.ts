@@ -96,6 +96,13 @@ test("reveals and copies the key on request", async ({ signedIn: page, account, 
 test("rolling the key asks first, then the old key fails at the API and the new one works", async ({ signedIn: page, account }) => {
   await page.goto("/dashboard");
   const open = page.getByRole("button", { name: "Roll key…" });
+  // Not the loudest button on the page: outlined in red like a secondary action, not filled; the dialog's is.
+  const look = (button: typeof open) => button.evaluate((b) => ({ background: getComputedStyle(b).backgroundColor, color: getComputedStyle(b).color }));
+  const reveal = await look(page.getByRole("button", { name: "Reveal" }));
+  const roll = await look(open);
+  expect(roll.background).toBe(reveal.background);
+  expect(roll.color).toMatch(/^(rgb|oklch|lab)\(/);
+  expect(roll.color).not.toBe(reveal.color);
 
   // Keyboard only: the dialog opens on Enter with focus on Cancel, and Escape leaves the key as it was.
   await open.focus();
@@ -151,6 +158,42 @@ test("an account at its quota sees it used up, and a lookup says so in words", a
 
   await page.getByLabel("URL").fill("https://example.com/over-quota");
   await page.getByRole("button", { name: "Look up" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "You have used today's quota" })).toBeVisible();
+  const refused = page.getByRole("alert").filter({ hasText: "Today's quota is used up" });
+  // On the Overview, not "see Overview": when it resets, in the reader's time; and no Retry that cannot succeed.
+  await expect(refused).toContainText(/It resets at .+ your time\./);
+  await expect(refused).not.toContainText("Overview");
+  await expect(refused.getByRole("button", { name: "Retry" })).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath("overview-quota-used-up.png"), fullPage: true });
+});
+
+test("a lookup without a scheme is read as https://, and a new lookup clears the last result", async ({ signedIn: page }) => {
+  await page.goto("/dashboard");
+  await page.getByLabel("URL").fill("example.com/lookup-without-scheme");
+  await page.getByRole("button", { name: "Look up" }).click();
+  await expect(page.getByRole("heading", { name: "Counts for https://example.com/lookup-without-scheme" })).toBeVisible();
+  await expect(page.getByLabel("URL")).toHaveValue("https://example.com/lookup-without-scheme");
+
+  // The next lookup (scheme-less again) starts, and while its answer is held back the last result is gone,
+  // not left on screen as if it were the new one.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/dashboard/lookup", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByLabel("URL").fill("example.com/lookup-second");
+  await page.getByRole("button", { name: "Look up" }).click();
+  await expect(page.getByRole("button", { name: "Looking up…" })).toBeVisible();
+  await expect(page.getByTestId("lookup-counts")).toHaveCount(0);
+  release();
+  await expect(page.getByRole("heading", { name: "Counts for https://example.com/lookup-second" })).toBeVisible();
+});
+
+test("a lookup the API refuses (an invalid URL) says why, without a Retry that cannot help", async ({ signedIn: page }) => {
+  await page.goto("/dashboard");
+  await page.getByLabel("URL").fill("http://192.168.0.1/router");
+  await page.getByRole("button", { name: "Look up" }).click();
+  const refused = page.getByRole("alert").filter({ hasText: "Not a valid URL" });
+  await expect(refused).toContainText("public host");
+  await expect(refused.getByRole("button", { name: "Retry" })).toHaveCount(0);
 });

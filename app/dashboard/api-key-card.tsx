@@ -81,7 +81,7 @@ export function ApiKeyCard({ apiKeyMask }: { apiKeyMask: string }) {
         <Button onClick={() => void copy()} disabled={busy}>
           Copy
         </Button>
-        <Button variant="danger" onClick={() => setRolling(true)} disabled={busy}>
+        <Button variant="danger-secondary" onClick={() => setRolling(true)} disabled={busy}>
           Roll key…
         </Button>
       </div>

@@ -5,7 +5,8 @@ import type { LookupAnswer } from "@/lib/api-client/client";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/states";
-import { formatCount, formatDuration, parseStaleHeader } from "@/lib/dashboard/format";
+import { RouteError } from "@/lib/dashboard/fetch-json";
+import { formatClockTime, formatCount, formatDuration, parseStaleHeader } from "@/lib/dashboard/format";
 import { useLookup } from "@/lib/hooks/use-lookup";
 
 const CACHE_MEANING: Record<string, string> = {
@@ -20,7 +21,12 @@ export function LookupCard() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    lookup.mutate(url.trim());
+    const typed = url.trim();
+    if (!typed) return;
+    // `example.com/foo`, as people type it and old clients send it: a web page, over HTTPS.
+    const target = /^[a-z][a-z0-9+.-]*:\/\//i.test(typed) ? typed : `https://${typed}`;
+    setUrl(target);
+    lookup.mutate(target);
   }
 
   return (
@@ -33,8 +39,11 @@ export function LookupCard() {
           <input
             id="lookup-url"
             name="url"
-            type="url"
+            type="text"
             inputMode="url"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
             required
             placeholder="https://example.com/article"
             value={url}
@@ -48,14 +57,26 @@ export function LookupCard() {
         </Button>
       </form>
       <p id="lookup-hint" className="mt-1 text-xs text-slate-500">
-        Uses one query of today&apos;s quota, like any query with your key.
+        Uses one query of today&apos;s quota, like any query with your key. Without http:// or https://, https:// is added.
       </p>
       <div aria-live="polite" className="mt-4">
-        {lookup.isError && <ErrorState message={lookup.error.message} onRetry={() => lookup.mutate(lookup.variables)} />}
-        {lookup.data && lookup.variables && <LookupResult url={lookup.variables} answer={lookup.data} />}
+        {lookup.isError && (
+          <ErrorState
+            message={lookupErrorMessage(lookup.error)}
+            // Only a failure of the service may go away by trying again; a refused request would be refused again.
+            onRetry={lookup.error instanceof RouteError && !lookup.error.transient ? undefined : () => lookup.mutate(lookup.variables)}
+          />
+        )}
+        {/* Only the answer to the lookup under way or just made: a new one clears the last. */}
+        {lookup.isSuccess && <LookupResult url={lookup.variables} answer={lookup.data} />}
       </div>
     </Card>
   );
+}
+
+function lookupErrorMessage(error: Error): string {
+  if (!(error instanceof RouteError) || error.code !== "quota_exceeded" || !error.retryAt) return error.message;
+  return `${error.message} It resets at ${formatClockTime(Date.parse(error.retryAt))} your time.`;
 }
 
 function LookupResult({ url, answer }: { url: string; answer: LookupAnswer }) {

@@ -4,6 +4,8 @@ const VARIANTS = {
   primary: "bg-brand-600 text-white hover:bg-brand-700",
   secondary: "border border-slate-300 bg-white text-slate-800 hover:bg-slate-50",
   danger: "bg-red-600 text-white hover:bg-red-700",
+  /** A destructive action that should not draw the eye: it opens a confirmation, where `danger` acts. */
+  "danger-secondary": "border border-red-300 bg-white text-red-700 hover:bg-red-50",
 } as const;
 
 export function Button({

@@ -16,6 +16,8 @@ export class ApiClientError extends Error {
     readonly type: string,
     readonly status: number,
     message: string,
+    /** The API's Retry-After, in seconds: when the request can succeed again (a used-up quota resets). */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
   }
@@ -47,7 +49,8 @@ export class ShareCountApi {
     const json: unknown = await response.json().catch(() => null);
     if (!response.ok) {
       const error = apiErrorSchema.safeParse(json);
-      if (error.success) throw new ApiClientError(error.data.Type, response.status, error.data.Error);
+      const retryAfter = Number(response.headers.get("retry-after") ?? NaN);
+      if (error.success) throw new ApiClientError(error.data.Type, response.status, error.data.Error, Number.isFinite(retryAfter) ? retryAfter : null);
       throw new ApiClientError("bad_answer", 502, `The API answered ${response.status} without an error object.`);
     }
     const parsed = schema.safeParse(json);

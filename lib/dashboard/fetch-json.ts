@@ -1,12 +1,23 @@
-/** An error answer of a dashboard route: `{ error, message }`. */
+/** An error answer of a dashboard route: `{ error, message }`, and `retryAt` when it says when to try again. */
 export class RouteError extends Error {
   constructor(
     readonly code: string,
     readonly status: number,
     message: string,
+    readonly retryAt: string | null = null,
   ) {
     super(message);
   }
+
+  /** Whether trying again now may succeed: the service failed, not the request (a used-up quota, an invalid URL). */
+  get transient(): boolean {
+    return this.status >= 500;
+  }
+}
+
+/** The sign-in page, sending the browser back to where it was once signed in. */
+export function signInUrl(location: Pick<Location, "pathname" | "search">): string {
+  return `/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`;
 }
 
 /** Calls a dashboard route from the browser; non-2xx answers become a RouteError with the route's message. */
@@ -17,10 +28,10 @@ export async function fetchJson<T>(path: string, init?: RequestInit & { json?: u
     headers: { ...(json === undefined ? {} : { "content-type": "application/json" }), ...rest.headers },
     body: json === undefined ? rest.body : JSON.stringify(json),
   });
-  const body = (await response.json().catch(() => null)) as { error?: string; message?: string } | null;
+  const body = (await response.json().catch(() => null)) as { error?: string; message?: string; retryAt?: string } | null;
   if (!response.ok) {
-    if (response.status === 401 && typeof window !== "undefined") window.location.assign("/sign-in");
-    throw new RouteError(body?.error ?? "error", response.status, body?.message ?? `Request failed (${response.status}).`);
+    if (response.status === 401 && typeof window !== "undefined") window.location.assign(signInUrl(window.location));
+    throw new RouteError(body?.error ?? "error", response.status, body?.message ?? `Request failed (${response.status}).`, body?.retryAt ?? null);
   }
   return body as T;
 }

@@ -17,10 +17,9 @@ export class DashboardError extends Error {
   }
 }
 
-/** Messages people read for the API's error types (the API's own text is for developers). */
+/** Messages people read for the API's error types (the API's own text is for developers; invalid_url's reason is for both). */
 const FRIENDLY: Record<string, string> = {
-  quota_exceeded: "You have used today's quota. It resets at midnight (see Overview for the exact time).",
-  invalid_url: "That is not a complete URL: start it with http:// or https://.",
+  quota_exceeded: "Today's quota is used up: every query with your key is refused until it resets.",
   domain_not_whitelisted: "Your domain whitelist is on and does not include that URL's domain.",
   bulk_not_allowed: "Bulk jobs need a paid plan (plus, business or dedicated).",
   bulk_limit_exceeded: "That is more URLs than your plan allows in one job.",
@@ -44,7 +43,9 @@ function errorResponse(error: unknown): Response {
   if (error instanceof AccountError) return Response.json({ error: "invalid_input", message: error.message }, { status: 422 });
   if (error instanceof ApiClientError) {
     const status = error.type === "quota_exceeded" ? 429 : error.status >= 500 ? 502 : error.status;
-    return Response.json({ error: error.type, message: FRIENDLY[error.type] ?? error.message, detail: error.message }, { status });
+    // When it can succeed again, so the page can say so in the reader's own time.
+    const retryAt = error.retryAfterSeconds === null ? {} : { retryAt: new Date(dashboard().clock.now() + error.retryAfterSeconds * 1000).toISOString() };
+    return Response.json({ error: error.type, message: FRIENDLY[error.type] ?? error.message, detail: error.message, ...retryAt }, { status });
   }
   console.error("dashboard route failed", error);
   return Response.json({ error: "internal_error", message: "Something went wrong; please try again." }, { status: 500 });

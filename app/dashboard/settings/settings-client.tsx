@@ -45,6 +45,8 @@ function PasswordCard({ hasPassword: initiallyHasPassword }: { hasPassword: bool
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    // Each attempt is answered afresh: the last one's error must not stand for this one.
+    change.reset();
     setChecked(true);
     setDone("");
     if (tooShort || mismatch || (hasPassword && !currentPassword)) return;
