@@ -1,8 +1,76 @@
+import type { Metadata } from "next";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { currentAccount } from "@/lib/auth/current-account";
+import { exampleQuery } from "@/lib/dashboard/example-query";
+import { publicOrigin } from "@/lib/dashboard/public-origin";
 
-export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: { absolute: "sharecount: social share counts for any URL" } };
 
+const FEATURES = [
+  ["One call per URL", "Facebook's reactions, comments and shares and Pinterest's pins for any public URL, as JSON or JSONP."],
+  ["SharedCount-compatible", "Existing client libraries, WordPress plugins and snippets work with only their base URL changed."],
+  ["Bulk jobs", "Paid plans submit thousands of URLs at once and download the results as CSV or JSON."],
+  ["Your key, your domains", "A daily quota per plan, usage history, and a domain whitelist so a copied key is no use elsewhere."],
+] as const;
+
+/** Signed out: what the service is, how to start, and what a query looks like. Signed in: the dashboard. */
 export default async function Home() {
-  redirect((await currentAccount()) ? "/dashboard" : "/sign-in");
+  if (await currentAccount()) redirect("/dashboard");
+  const origin = await publicOrigin();
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-3 px-4 py-3">
+          <span className="text-lg font-semibold tracking-tight">sharecount</span>
+          <nav aria-label="Account" className="ml-auto flex items-center gap-2 text-sm">
+            <Link href="/sign-in" className="rounded-md px-3 py-2 font-medium text-slate-700 hover:bg-slate-100">
+              Sign in
+            </Link>
+            <Link href="/sign-up" className="rounded-md bg-brand-600 px-3 py-2 font-medium text-white hover:bg-brand-700">
+              Create an account
+            </Link>
+          </nav>
+        </div>
+      </header>
+      <main id="main" className="mx-auto max-w-5xl px-4 py-10 sm:py-16">
+        <h1 className="max-w-2xl text-3xl font-semibold tracking-tight sm:text-4xl">Social share counts for any URL</h1>
+        <p className="mt-4 max-w-2xl text-lg text-slate-700">
+          How often a page was shared and reacted to, from one API call: counts for Facebook and Pinterest, cached, within
+          each network&apos;s limits, and never a zero where a network simply did not answer.
+        </p>
+        <div className="mt-6 flex flex-wrap gap-3">
+          <Link href="/sign-up" className="rounded-md bg-brand-600 px-4 py-2.5 font-medium text-white hover:bg-brand-700">
+            Create a free account
+          </Link>
+          <Link href="/sign-in" className="rounded-md border border-slate-300 bg-white px-4 py-2.5 font-medium text-slate-800 hover:bg-slate-50">
+            Sign in
+          </Link>
+        </div>
+        <p className="mt-3 text-sm text-slate-600">Free: 500 queries a day and an API key at once, no card needed.</p>
+
+        <section aria-labelledby="example-title" className="mt-10">
+          <h2 id="example-title" className="text-base font-semibold">
+            A query, and its answer
+          </h2>
+          <pre className="mt-2 overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm leading-relaxed text-slate-100" data-testid="api-example">
+            <code>
+              {`$ ${exampleQuery(origin, "YOUR_API_KEY", "v1.1")}\n`}
+              {`{"Pinterest":9,"Facebook":{"total_count":168,"comment_count":53,\n`}
+              {` "reaction_count":14,"share_count":101,"comment_plugin_count":0}}`}
+            </code>
+          </pre>
+        </section>
+
+        <ul className="mt-10 grid gap-4 sm:grid-cols-2">
+          {FEATURES.map(([title, text]) => (
+            <li key={title} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+              <h2 className="font-semibold">{title}</h2>
+              <p className="mt-1 text-sm text-slate-600">{text}</p>
+            </li>
+          ))}
+        </ul>
+      </main>
+    </div>
+  );
 }

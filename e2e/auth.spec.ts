@@ -176,14 +176,36 @@ test.describe("sign in and out", () => {
 });
 
 test.describe("signed out", () => {
-  test("dashboard pages redirect to sign-in", async ({ page }) => {
+  test("dashboard pages redirect to sign-in, which will send the browser back to them", async ({ page }) => {
     const pages = [...new Set(["/dashboard", "/dashboard/usage", "/dashboard/bulk", "/dashboard/settings", ...dashboardPages()])];
     for (const pathname of pages) {
       await page.goto(pathname);
-      await expect(page, `${pathname} without a session`).toHaveURL(/\/sign-in$/);
+      const back = pathname === "/dashboard" ? "" : `?next=${encodeURIComponent(pathname)}`;
+      await expect(page, `${pathname} without a session`).toHaveURL(`${E2E_BASE_URL}/sign-in${back}`);
     }
+  });
+
+  test("/ is a landing page: what the service is, sign in or create an account, and a query to copy", async ({ page }) => {
     await page.goto("/");
+    await expect(page).toHaveURL(`${E2E_BASE_URL}/`);
+    await expect(page.getByRole("heading", { name: "Social share counts for any URL", level: 1 })).toBeVisible();
+    const example = page.getByTestId("api-example");
+    await expect(example).toContainText(`curl "${E2E_BASE_URL}/v1.1/?url=https%3A%2F%2Fexample.com%2F&apikey=YOUR_API_KEY"`);
+    await expect(example).toContainText('"Facebook":{"total_count":168');
+    await page.getByRole("link", { name: "Create a free account" }).click();
+    await expect(page).toHaveURL(/\/sign-up$/);
+    await page.goto("/");
+    await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Sign in" }).click();
     await expect(page).toHaveURL(/\/sign-in$/);
+    // The example's query is the real API's: it answers (without a key, with the error object a client would see).
+    const answer = await fetch(`${E2E_BASE_URL}/v1.1/?url=${encodeURIComponent("https://example.com/")}&apikey=YOUR_API_KEY`);
+    expect(((await answer.json()) as { Type: string }).Type).toBe("invalid_api_key");
+  });
+
+  test("/ sends a signed-in browser to the dashboard", async ({ page, account }) => {
+    await signIn(page, account);
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/dashboard$/);
   });
 
   test("a forged or unknown session cookie is no session", async ({ page, context }) => {
@@ -212,6 +234,36 @@ test.describe("signed out", () => {
       }
     }
     test.info().annotations.push({ type: "routes", description: checked.join(", ") });
+  });
+});
+
+test.describe("deep links", () => {
+  test("after signing out, a deep link leads back to itself once signed in", async ({ page, account }) => {
+    await signIn(page, account);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await page.goto("/dashboard/usage?days=90");
+    await expect(page).toHaveURL(`${E2E_BASE_URL}/sign-in?next=${encodeURIComponent("/dashboard/usage?days=90")}`);
+    await page.getByLabel("Email").fill(account.email);
+    await page.getByLabel("Password").fill(account.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(`${E2E_BASE_URL}/dashboard/usage?days=90`);
+    await expect(page.getByRole("button", { name: "90 days" })).toHaveAttribute("aria-pressed", "true");
+    // Signed in already, the sign-in page sends the browser straight on.
+    await page.goto(`/sign-in?next=${encodeURIComponent("/dashboard/settings")}`);
+    await expect(page).toHaveURL(`${E2E_BASE_URL}/dashboard/settings`);
+  });
+
+  test("only this site's dashboard: any other next leads to the overview", async ({ page }) => {
+    const account = createAccount("free");
+    for (const next of ["https://evil.example/", "//evil.example/dashboard", "/\\evil.example", "/dashboard/../api/dashboard/key", "/sign-up"]) {
+      await page.context().clearCookies();
+      await page.goto(`/sign-in?next=${encodeURIComponent(next)}`);
+      await page.getByLabel("Email").fill(account.email);
+      await page.getByLabel("Password").fill(account.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page, next).toHaveURL(`${E2E_BASE_URL}/dashboard`);
+    }
   });
 });
 

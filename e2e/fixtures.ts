@@ -29,6 +29,23 @@ export function withDatabase<T>(use: (db: Database.Database) => T): T {
   }
 }
 
+/**
+ * Moves an account's start `days` days back: its first quota allocation (what the usage report counts the
+ * account's days from) is dated then, as if it had been created that day.
+ */
+export function backdateAccount(email: string, days: number): void {
+  const date = new Date();
+  date.setUTCDate(date.getUTCDate() - days); // the e2e server's QUOTA_TIMEZONE is UTC
+  withDatabase((db) => {
+    const { id } = db.prepare<[string], { id: string }>("SELECT id FROM account WHERE email = ?").get(email)!;
+    db.prepare("UPDATE quota_allocation SET day = ? WHERE account_id = ? AND day = (SELECT MIN(day) FROM quota_allocation WHERE account_id = ?)").run(
+      date.toISOString().slice(0, 10),
+      id,
+      id,
+    );
+  });
+}
+
 let seq = 0;
 /** A new account with a unique email, on `plan`, with a password for the dashboard. */
 export function createAccount(plan = "business"): E2EAccount {

@@ -105,7 +105,7 @@ test("signs out everywhere else", async ({ signedIn: page, account, browser }) =
   for (const other of others) {
     // A click in the already loaded page: its next request finds no session.
     await other.getByRole("link", { name: "Settings" }).click();
-    await expect(other).toHaveURL(/\/sign-in$/);
+    await expect(other).toHaveURL(/\/sign-in\?next=%2Fdashboard%2Fsettings$/);
     await other.context().close();
   }
   await page.reload();

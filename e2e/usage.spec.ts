@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
-import { api, createAccount, expect, signIn, test, withDatabase, type E2EAccount } from "./fixtures";
+import { E2E_BASE_URL } from "./env";
+import { api, backdateAccount, createAccount, expect, signIn, test, withDatabase, type E2EAccount } from "./fixtures";
 
 /** A quota day `offset` days from today; the e2e server's QUOTA_TIMEZONE is UTC. */
 function day(offset = 0): string {
@@ -37,6 +38,7 @@ const rowOf = (page: Page, date: string) => page.getByRole("row").filter({ has: 
 const bodyRows = (page: Page) => page.getByRole("table").locator("tbody tr");
 
 test("shows today's real queries in the chart and the table, 30 days by default", async ({ signedIn: page, account }) => {
+  backdateAccount(account.email, 120);
   await query(account, 3);
   await page.goto("/dashboard/usage");
   await expect(page.getByRole("heading", { name: "Usage", level: 1 })).toBeVisible();
@@ -73,6 +75,7 @@ test("shows today's real queries in the chart and the table, 30 days by default"
 });
 
 test("the range presets slice the report, live in the URL and survive reload", async ({ signedIn: page, account }) => {
+  backdateAccount(account.email, 120);
   await query(account, 2);
   setQueriesOn(account.email, day(-10), 25);
   await page.goto("/dashboard/usage");
@@ -106,6 +109,7 @@ test("the range presets slice the report, live in the URL and survive reload", a
 });
 
 test("exports the range as a CSV file a spreadsheet opens", async ({ signedIn: page, account }) => {
+  backdateAccount(account.email, 120);
   await query(account, 4);
   await page.goto("/dashboard/usage?days=7");
   await expect(rowOf(page, day()).getByRole("cell").first()).toHaveText("4");
@@ -118,14 +122,45 @@ test("exports the range as a CSV file a spreadsheet opens", async ({ signedIn: p
   expect(lines.at(-1)).toBe(`${day()},4,100000,0.004`);
 });
 
-test("a fresh account sees the empty state, not a chart of zeros", async ({ page }) => {
+test("a fresh account sees the first request to make, with its key revealed only on request, not a chart of zeros", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const account = createAccount("free");
   await signIn(page, account);
   await page.goto("/dashboard/usage?days=7");
-  await expect(page.getByText("No queries in the last 7 days.")).toBeVisible();
+  await expect(page.getByText("No queries since your account was created.")).toBeVisible();
   await expect(page.getByRole("table")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Export CSV" })).toHaveCount(0);
+  const line = page.getByTestId("first-request");
+  const command = (key: string) => `curl "${E2E_BASE_URL}/v1.0/?url=https%3A%2F%2Fexample.com%2F&apikey=${key}"`;
+  await expect(line).toHaveText(command(`${"•".repeat(12)}${account.apiKey.slice(-4)}`));
+  await expect(line).not.toContainText(account.apiKey);
   await page.screenshot({ path: test.info().outputPath("usage-empty.png"), fullPage: true });
+
+  await page.getByRole("button", { name: "Reveal key" }).click();
+  await expect(line).toHaveText(command(account.apiKey));
+  await page.getByRole("button", { name: "Hide key" }).click();
+  await expect(line).not.toContainText(account.apiKey);
+  await page.getByRole("button", { name: "Copy" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(command(account.apiKey));
+  // The line works as it is: the query it makes is answered.
+  const url = /curl "(.*)"$/.exec(copied)![1]!;
+  expect((await fetch(url)).status).toBe(200);
+  await page.reload();
+  await expect(page.getByRole("table")).toBeVisible();
+});
+
+test("a young account's report starts on its first day, not with days before it existed", async ({ page }) => {
+  const account = createAccount("free");
+  backdateAccount(account.email, 10);
+  setQueriesOn(account.email, day(-3), 7);
+  await signIn(page, account);
+  await page.goto("/dashboard/usage?days=90");
+  await expect(bodyRows(page)).toHaveCount(11);
+  await expect(bodyRows(page).last().locator("time")).toHaveAttribute("datetime", day(-10));
+  await expect(page.locator("figcaption")).toContainText(`Your account's history starts on ${longDate(day(-10))}.`);
+  await expect(page.locator(".recharts-bar-rectangle")).not.toHaveCount(0);
 });
 
 test("an API failure shows an error with Retry that recovers", async ({ signedIn: page, account }) => {

@@ -3,6 +3,7 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { emailAddress } from "@/lib/accounts/accounts";
+import { safeNextPath } from "@/lib/auth/next-path";
 import { signInWithPassword } from "@/lib/auth/password";
 import { signUpWithPassword } from "@/lib/auth/sign-up";
 
@@ -26,7 +27,7 @@ export async function signInAction(_state: AuthFormState, form: FormData): Promi
   if (!parsed.success) return { error: parsed.error.issues[0]?.message, email };
   const result = await signInWithPassword(parsed.data.email, parsed.data.password);
   if (!result.ok) return { error: result.error, email };
-  redirect("/dashboard");
+  redirect(safeNextPath(form.get("next")));
 }
 
 export async function signUpAction(_state: AuthFormState, form: FormData): Promise<AuthFormState> {

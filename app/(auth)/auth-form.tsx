@@ -7,13 +7,16 @@ import type { AuthFormState } from "./actions";
 interface Props {
   mode: "sign-in" | "sign-up";
   action: (state: AuthFormState, form: FormData) => Promise<AuthFormState>;
+  /** Where to go once signed in (checked again by the action). */
+  next?: string;
 }
 
-export function AuthForm({ mode, action }: Props) {
+export function AuthForm({ mode, action, next }: Props) {
   const [state, formAction, pending] = useActionState(action, {});
   const signIn = mode === "sign-in";
   return (
     <form action={formAction} className="space-y-4" noValidate>
+      {next && <input type="hidden" name="next" value={next} />}
       <div>
         <label htmlFor="email" className="block text-sm font-medium">
           Email

@@ -3,34 +3,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { copyText } from "@/lib/dashboard/clipboard";
 import { fetchApiKey, useRollApiKey } from "@/lib/hooks/use-api-key";
-
-/**
- * Copies text that may still be on its way: Safari allows clipboard writes only within the click, so it is
- * handed a promise of the text; browsers without ClipboardItem get the text once it has arrived.
- */
-async function copyToClipboard(text: Promise<string>): Promise<void> {
-  if (typeof ClipboardItem !== "undefined" && navigator.clipboard?.write) {
-    const blob = text.then((t) => new Blob([t], { type: "text/plain" }));
-    await navigator.clipboard.write([new ClipboardItem({ "text/plain": blob })]);
-  } else {
-    await navigator.clipboard.writeText(await text);
-  }
-}
-
-/** Copies, and says how it went; a failed fetch says why, a refused clipboard what to do instead. */
-async function copyApiKey(key: Promise<string>): Promise<string> {
-  try {
-    await copyToClipboard(key);
-    return "API key copied to the clipboard.";
-  } catch {
-    const fetchError = await key.then(
-      () => null,
-      (error: Error) => error,
-    );
-    return fetchError ? fetchError.message : "Your browser did not allow copying: use Reveal and copy the key by hand.";
-  }
-}
 
 export function ApiKeyCard({ apiKeyMask }: { apiKeyMask: string }) {
   const [revealed, setRevealed] = useState<string | null>(null);
@@ -57,7 +31,7 @@ export function ApiKeyCard({ apiKeyMask }: { apiKeyMask: string }) {
 
   async function copy() {
     setBusy(true);
-    setNotice(await copyApiKey(revealed ? Promise.resolve(revealed) : fetchApiKey()));
+    setNotice(await copyText(revealed ? Promise.resolve(revealed) : fetchApiKey()));
     setBusy(false);
   }
 
@@ -140,7 +114,7 @@ function RollKeyDialog({ open, onClosed, onRolled }: { open: boolean; onClosed: 
             {copyNotice}
           </p>
           <div className="mt-3 flex flex-wrap justify-end gap-2">
-            <Button autoFocus onClick={() => void copyApiKey(Promise.resolve(roll.data.apiKey)).then(setCopyNotice)}>
+            <Button autoFocus onClick={() => void copyText(Promise.resolve(roll.data.apiKey)).then(setCopyNotice)}>
               Copy
             </Button>
             <Button variant="primary" onClick={() => dialog.current?.close()}>

@@ -1,15 +1,13 @@
-import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { DashboardNav } from "@/components/dashboard-nav";
 import { QueryProvider } from "@/components/query-provider";
 import { signOut } from "@/lib/auth/auth";
-import { currentAccount } from "@/lib/auth/current-account";
+import { requireAccount } from "@/lib/auth/current-account";
 
 export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const account = await currentAccount();
-  if (!account) redirect("/sign-in");
+  const account = await requireAccount();
   return (
     <QueryProvider>
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2">

@@ -1,14 +1,12 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
-import { currentAccount } from "@/lib/auth/current-account";
+import { requireAccount } from "@/lib/auth/current-account";
 import { loadOverview } from "@/lib/dashboard/overview";
 import { OverviewClient } from "./overview-client";
 
 export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage() {
-  const account = await currentAccount();
-  if (!account) redirect("/sign-in");
+  const account = await requireAccount();
   // If the API cannot answer now, the page still renders: the client shows the error with Retry.
   const overview = await loadOverview(account.id).catch(() => undefined);
   return <OverviewClient initialOverview={overview} />;

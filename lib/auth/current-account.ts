@@ -1,8 +1,10 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
+import { redirect } from "next/navigation";
 import { cache } from "react";
 import { dashboard } from "../dashboard/context.ts";
 import { hashSessionToken } from "./adapter.ts";
+import { REQUEST_PATH_HEADER, safeNextPath, SIGNED_IN_HOME } from "./next-path.ts";
 import { auth } from "./auth.ts";
 import { sessionCookieName } from "./password.ts";
 
@@ -40,3 +42,11 @@ export const currentAccount = cache(async (): Promise<CurrentAccount | null> => 
   }
   return { id: accountId, email: row.user.email, plan: row.user.planName, sessionId: row.id };
 });
+
+/** The signed-in account; a signed-out browser is sent to sign in, and back to this page after. */
+export async function requireAccount(): Promise<CurrentAccount> {
+  const account = await currentAccount();
+  if (account) return account;
+  const path = safeNextPath((await headers()).get(REQUEST_PATH_HEADER));
+  redirect(path === SIGNED_IN_HOME ? "/sign-in" : `/sign-in?next=${encodeURIComponent(path)}`);
+}

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import next from "next";
 import { authUrlFor, type Env } from "../env.ts";
 import { CLIENT_IP_HEADER, clientAddressResolver } from "../auth/client-ip.ts";
+import { REQUEST_PATH_HEADER, requestedPath } from "../auth/next-path.ts";
 import { refusal } from "./request-guard.ts";
 import { contentSecurityPolicy, newNonce, securityHeaders } from "./security-headers.ts";
 
@@ -32,6 +33,8 @@ export async function dashboardListener(env: Env, port: number): Promise<http.Re
     // Sign-in rate limits key on the client's address: from the socket (or what trusted proxies say of it),
     // never from what the client sends.
     req.headers[CLIENT_IP_HEADER] = clientAddress(req);
+    // Server components do not know their URL: the path a signed-out browser asked for, to return to it.
+    req.headers[REQUEST_PATH_HEADER] = requestedPath(req.url ?? "/");
     // Next.js takes the nonce for its scripts from the request's policy (a client's own is replaced).
     req.headers["content-security-policy"] = csp;
     delete req.headers["content-security-policy-report-only"];

@@ -35,6 +35,15 @@ describe("lastDays", () => {
     expect(lastDays(report(5), 30)).toHaveLength(5);
   });
 
+  it("starts on the account's first day: the days before it (quota 0, no queries) are not part of its history", () => {
+    const young = report(90);
+    for (const [date, day] of Object.entries(young)) if (date < "2026-03-06") young[date] = { ...day, quota: 0 };
+    expect(lastDays(young, 90).map((d) => d.date)).toEqual(["2026-03-06", "2026-03-07", "2026-03-08", "2026-03-09", "2026-03-10"]);
+    expect(lastDays(young, 3)).toHaveLength(3);
+    const none = Object.fromEntries(Object.entries(report(5)).map(([date, day]) => [date, { ...day, quota: 0 }]));
+    expect(lastDays(none, 7)).toEqual([]);
+  });
+
   it("copies only the day's numbers", () => {
     const usage = { "2026-03-10": { date: "2026-03-10", queries: 3, quota: 500, extra: true } } as Usage;
     expect(lastDays(usage, 7)).toEqual([{ date: "2026-03-10", queries: 3, quota: 500 }]);

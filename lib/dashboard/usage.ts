@@ -36,12 +36,18 @@ export interface UsageAnswer {
   usage: UsageDay[];
 }
 
-/** The last `days` days of the report, oldest first (the API's object order is not relied on). */
+/**
+ * The last `days` days of the report, oldest first (the API's object order is not relied on), from the
+ * account's first day: the API reports the days before the account existed with quota 0, and a chart of
+ * them would draw a history that never was.
+ */
 export function lastDays(usage: Usage, days: number): UsageDay[] {
-  return Object.values(usage)
+  const range = Object.values(usage)
     .map(({ date, queries, quota }) => ({ date, queries, quota }))
     .sort((a, b) => a.date.localeCompare(b.date))
     .slice(-days);
+  const first = range.findIndex((day) => day.quota > 0 || day.queries > 0);
+  return first === -1 ? [] : range.slice(first);
 }
 
 /** The share of the day's quota used, 0 to 1; null for days without a quota (before the account existed). */

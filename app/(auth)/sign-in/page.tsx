@@ -2,19 +2,22 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { oauthProviders, signIn } from "@/lib/auth/auth";
 import { currentAccount } from "@/lib/auth/current-account";
+import { safeNextPath } from "@/lib/auth/next-path";
 import { signInAction } from "../actions";
 import { AuthForm } from "../auth-form";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage() {
-  if (await currentAccount()) redirect("/dashboard");
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
+  // The dashboard page that sent the browser here, to return to once signed in.
+  const next = safeNextPath((await searchParams).next);
+  if (await currentAccount()) redirect(next);
   const providers = oauthProviders();
   return (
     <>
       <h1 className="mb-4 text-lg font-semibold">Sign in</h1>
-      <AuthForm mode="sign-in" action={signInAction} />
+      <AuthForm mode="sign-in" action={signInAction} next={next} />
       {providers.length > 0 && (
         <div className="mt-6 space-y-2 border-t border-slate-200 pt-4">
           {providers.map((provider) => (
@@ -22,7 +25,7 @@ export default async function SignInPage() {
               key={provider.id}
               action={async () => {
                 "use server";
-                await signIn(provider.id, { redirectTo: "/dashboard" });
+                await signIn(provider.id, { redirectTo: next });
               }}
             >
               <button type="submit" className="w-full rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-50">

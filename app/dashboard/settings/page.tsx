@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
-import { currentAccount } from "@/lib/auth/current-account";
+import { requireAccount } from "@/lib/auth/current-account";
 import { dashboard } from "@/lib/dashboard/context";
 import { listSessions } from "@/lib/dashboard/sessions";
 import { SettingsClient } from "./settings-client";
@@ -8,8 +7,7 @@ import { SettingsClient } from "./settings-client";
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
-  const account = await currentAccount();
-  if (!account) redirect("/sign-in");
+  const account = await requireAccount();
   const [sessions, { passwordHash }] = await Promise.all([
     listSessions(account.id, account.sessionId),
     dashboard().prisma.account.findUniqueOrThrow({ where: { id: account.id }, select: { passwordHash: true } }),

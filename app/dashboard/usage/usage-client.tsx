@@ -1,14 +1,17 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useId, useState } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
+import { copyText } from "@/lib/dashboard/clipboard";
 import { downloadFile } from "@/lib/dashboard/download";
+import { exampleQuery } from "@/lib/dashboard/example-query";
 import { formatNumber, formatPercent } from "@/lib/dashboard/format";
 import { formatUsageDate, quotaShare, summarizeUsage, USAGE_RANGES, type UsageDay, type UsageRange } from "@/lib/dashboard/usage";
 import { usageCsv, usageCsvFilename } from "@/lib/dashboard/usage-csv";
+import { fetchApiKey } from "@/lib/hooks/use-api-key";
 import { useUsage } from "@/lib/hooks/use-usage";
 
 // Recharts is large: load it in the browser only, and only on this page.
@@ -17,7 +20,14 @@ const UsageChart = dynamic(() => import("./usage-chart"), {
   loading: () => <LoadingState label="Loading chart…" className="h-72" />,
 });
 
-export function UsageClient({ quotaTimeZone }: { quotaTimeZone: string }) {
+interface Props {
+  quotaTimeZone: string;
+  /** Where the API answers, for the first request to make. */
+  origin: string;
+  apiKeyMask: string | null;
+}
+
+export function UsageClient({ quotaTimeZone, origin, apiKeyMask }: Props) {
   const { days, setRange, query } = useUsage();
   return (
     <div className="space-y-4">
@@ -33,7 +43,7 @@ export function UsageClient({ quotaTimeZone }: { quotaTimeZone: string }) {
       ) : query.isError ? (
         <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
       ) : (
-        <UsageReport days={days} usage={query.data.usage} />
+        <UsageReport days={days} usage={query.data.usage} firstRequest={<FirstRequest origin={origin} apiKeyMask={apiKeyMask} />} />
       )}
     </div>
   );
@@ -59,22 +69,29 @@ function RangePicker({ days, onChange }: { days: UsageRange; onChange: (range: U
   );
 }
 
-function UsageReport({ days, usage }: { days: UsageRange; usage: UsageDay[] }) {
+function UsageReport({ days, usage, firstRequest }: { days: UsageRange; usage: UsageDay[]; firstRequest: ReactNode }) {
   const { total, busiest } = summarizeUsage(usage);
   const summaryId = useId();
   const [fitToQueries, setFitToQueries] = useState(false);
+  // The report starts on the account's first day: a younger account has fewer days than the range.
+  const since = usage.length < days && usage[0] ? usage[0].date : null;
   if (!busiest) {
-    // Every day is present with 0 queries; a table of zeros would say less than one sentence.
+    // Every day is present with 0 queries; a table of zeros would say less than the first query to make.
     return (
       <EmptyState>
-        No queries in the last {days} days. Queries made with your API key are counted here the same day.
+        <p>
+          No queries {since ? "since your account was created" : `in the last ${days} days`}. Queries made with your API key are
+          counted here the same day. Make your first one:
+        </p>
+        {firstRequest}
       </EmptyState>
     );
   }
   const title = `Queries per day and daily quota, last ${days} days`;
   const summary =
     `${formatNumber(total)} ${total === 1 ? "query" : "queries"} in total; ` +
-    `the busiest day was ${formatUsageDate(busiest.date, "medium")} with ${formatNumber(busiest.queries)}.`;
+    `the busiest day was ${formatUsageDate(busiest.date, "medium")} with ${formatNumber(busiest.queries)}.` +
+    (since ? ` Your account's history starts on ${formatUsageDate(since, "medium")}.` : "");
   return (
     <>
       <Card
@@ -149,6 +166,55 @@ function UsageTable({ usage, days }: { usage: UsageDay[]; days: UsageRange }) {
           })}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+/** The first request to make, to copy: with the key masked until the user asks to see it. */
+function FirstRequest({ origin, apiKeyMask }: { origin: string; apiKeyMask: string | null }) {
+  const [revealed, setRevealed] = useState<string | null>(null);
+  const [notice, setNotice] = useState("");
+  const [busy, setBusy] = useState(false);
+  const key = revealed ?? apiKeyMask ?? "YOUR_API_KEY";
+
+  async function toggleReveal() {
+    if (revealed) return setRevealed(null);
+    setBusy(true);
+    try {
+      setRevealed(await fetchApiKey());
+      setNotice("");
+    } catch (error) {
+      setNotice((error as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function copy() {
+    setBusy(true);
+    const key = revealed ? Promise.resolve(revealed) : fetchApiKey();
+    setNotice(await copyText(key.then((k) => exampleQuery(origin, k)), "Copied: paste it into a terminal."));
+    setBusy(false);
+  }
+
+  return (
+    <div className="mx-auto mt-4 max-w-2xl text-left">
+      <pre className="overflow-x-auto rounded-md bg-slate-900 px-3 py-2 text-sm text-slate-100" data-testid="first-request">
+        <code>{exampleQuery(origin, key)}</code>
+      </pre>
+      {apiKeyMask && (
+        <div className="mt-2 flex flex-wrap justify-center gap-2">
+          <Button onClick={() => void toggleReveal()} disabled={busy}>
+            {revealed ? "Hide key" : "Reveal key"}
+          </Button>
+          <Button onClick={() => void copy()} disabled={busy}>
+            Copy
+          </Button>
+        </div>
+      )}
+      <p role="status" className="mt-2 min-h-5 text-center text-sm text-slate-700">
+        {notice}
+      </p>
     </div>
   );
 }

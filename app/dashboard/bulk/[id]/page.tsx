@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { notFound, redirect } from "next/navigation";
-import { currentAccount } from "@/lib/auth/current-account";
+import { notFound } from "next/navigation";
+import { requireAccount } from "@/lib/auth/current-account";
 import { findBulkJob } from "@/lib/bulk/jobs";
 import { JobClient } from "./job-client";
 
@@ -8,8 +8,7 @@ export const metadata: Metadata = { title: "Bulk job" };
 
 export default async function BulkJobPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const account = await currentAccount();
-  if (!account) redirect("/sign-in");
+  const account = await requireAccount();
   const job = await findBulkJob(account.id, id);
   if (!job) notFound();
   return <JobClient job={job} />;
