@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { currentAccount } from "@/lib/auth/current-account";
+import { dashboard } from "@/lib/dashboard/context";
+import { findPlan } from "@/lib/plans";
 import { exampleQuery } from "@/lib/dashboard/example-query";
 import { publicOrigin } from "@/lib/dashboard/public-origin";
 
@@ -18,6 +20,8 @@ const FEATURES = [
 export default async function Home() {
   if (await currentAccount()) redirect("/dashboard");
   const origin = await publicOrigin();
+  // The plan's own numbers: operators change them with plan:set.
+  const free = await findPlan(dashboard().prisma, "free");
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">
@@ -47,7 +51,11 @@ export default async function Home() {
             Sign in
           </Link>
         </div>
-        <p className="mt-3 text-sm text-slate-600">Free: 500 queries a day and an API key at once, no card needed.</p>
+        {free && (
+          <p className="mt-3 text-sm text-slate-600">
+            Free: {free.dailyQuota.toLocaleString("en-US")} queries a day and an API key at once, no card needed.
+          </p>
+        )}
 
         <section aria-labelledby="example-title" className="mt-10">
           <h2 id="example-title" className="text-base font-semibold">

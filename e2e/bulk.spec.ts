@@ -2,7 +2,7 @@ import fs from "node:fs";
 import Papa from "papaparse";
 import type { Page } from "@playwright/test";
 import { E2E_BASE_URL } from "./env";
-import { api, createAccount, expect, signIn, test, type E2EAccount } from "./fixtures";
+import { admin, api, createAccount, expect, setUsedToday, signIn, test, type E2EAccount } from "./fixtures";
 
 /**
  * Bulk jobs in the dashboard: a file checked in the browser before upload, live progress to complete, the
@@ -90,36 +90,31 @@ test("bulk: a file is checked, submitted, followed to complete, and its results 
   await expect(page.getByText("Line 11:")).toBeVisible();
   await page.screenshot({ path: test.info().outputPath("bulk.png"), fullPage: true });
 
-  // The first progress answer is held at a third done, so the page must poll its way to complete.
-  let held = false;
+  // The account is 10 queries short of its quota: the job counts 10 URLs and pauses, so the page can only
+  // learn of the rest by polling, once the plan is raised and the job resumes.
+  setUsedToday(account.email, 100_000 - 10);
   let polls = 0;
-  await page.route("**/api/dashboard/bulk/*", async (route) => {
-    polls++;
-    const response = await route.fetch();
-    const body = (await response.json()) as { meta: { urlsCompleted: number; completed: boolean }; rows: unknown[] };
-    if (!held) {
-      held = true;
-      body.meta = { ...body.meta, urlsCompleted: 10, completed: false };
-      body.rows = body.rows.slice(0, 10);
-    }
-    await route.fulfill({ response, json: body });
+  page.on("request", (request) => {
+    if (/\/api\/dashboard\/bulk\/[0-9a-f]{40}$/.test(new URL(request.url()).pathname)) polls++;
   });
-
   await page.getByRole("button", { name: "Start job with 30 URLs" }).click();
-  await expect(page).toHaveURL(/\/dashboard\/bulk\/[A-Za-z0-9_-]+$/);
-  const bulkId = decodeURIComponent(new URL(page.url()).pathname.split("/").at(-1)!);
+  await expect(page).toHaveURL(/\/dashboard\/bulk\/[0-9a-f]{40}$/);
+  const bulkId = new URL(page.url()).pathname.split("/").at(-1)!;
 
   const progress = page.getByRole("progressbar", { name: "Job progress" });
   await expect(progress).toHaveAttribute("aria-valuemax", "30");
-  await expect(progress).toHaveAttribute("aria-valuenow", "30");
-  expect(held).toBe(true);
+  await expect(page.getByText("Paused: this account has used today’s quota.")).toBeVisible();
+  await expect(progress).toHaveAttribute("aria-valuenow", "10");
+  admin("account:plan", "--email", account.email, "--plan", "dedicated");
+  // A paused job is asked about every 30 s.
+  await expect(progress).toHaveAttribute("aria-valuenow", "30", { timeout: 45_000 });
   await expect(page.getByTestId("bulk-progress-text")).toHaveText("30 of 30 URLs counted");
   await expect(page.locator("p").filter({ has: page.getByTestId("bulk-progress-text") })).toContainText("Complete");
+  expect(polls).toBeGreaterThan(0);
   // Complete: the page stops asking.
   const pollsAtComplete = polls;
   await page.waitForTimeout(4_500);
   expect(polls).toBe(pollsAtComplete);
-  await page.unroute("**/api/dashboard/bulk/*");
 
   const table = page.getByRole("table");
   await expect(page.getByRole("heading", { name: "Results (30)" })).toBeVisible();

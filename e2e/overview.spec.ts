@@ -1,21 +1,10 @@
-import { admin, api, createAccount, expect, signIn, test, withDatabase } from "./fixtures";
+import { admin, api, createAccount, expect, setUsedToday, signIn, test } from "./fixtures";
 
 interface Quota {
   quota_used_today: number;
   quota_remaining_today: number;
   quota_allocated_today: number;
   plan: string;
-}
-
-/** Sets how many queries the account has used today, straight in the database (500 real queries would be slow). */
-function setUsedToday(email: string, queries: number) {
-  withDatabase((db) => {
-    const { id } = db.prepare<[string], { id: string }>("SELECT id FROM account WHERE email = ?").get(email)!;
-    const today = new Date().toISOString().slice(0, 10); // the e2e server's QUOTA_TIMEZONE is UTC
-    db.prepare(
-      "INSERT INTO daily_usage (account_id, day, queries) VALUES (?, ?, ?) ON CONFLICT (account_id, day) DO UPDATE SET queries = excluded.queries",
-    ).run(id, today, queries);
-  });
 }
 
 const thousands = (n: number) => n.toLocaleString("en-US");

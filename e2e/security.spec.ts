@@ -116,8 +116,9 @@ const PAGES = () => ["/", "/sign-in", "/sign-up", "/no-such-page", "/dashboard/b
 test.describe("framing and content security policy", () => {
   test("every page sends the CSP with frame-ancestors 'none' and a fresh nonce, X-Frame-Options, nosniff and a referrer policy", async ({ signedIn: page }) => {
     const nonces = new Set<string>();
+    const signedOut = await page.context().browser()!.newContext({ baseURL: E2E_BASE_URL });
     for (const pathname of PAGES()) {
-      for (const request of [page.request, (await page.context().browser()!.newContext({ baseURL: E2E_BASE_URL })).request]) {
+      for (const request of [page.request, signedOut.request]) {
         const response = await request.get(pathname);
         const headers = response.headers();
         expect(headers["x-frame-options"], pathname).toBe("DENY");
@@ -143,6 +144,7 @@ test.describe("framing and content security policy", () => {
         for (const tag of html.match(/<script\b[^>]*>/g) ?? []) expect(tag, pathname).toContain(`nonce="${nonce!.slice(7, -1)}"`);
       }
     }
+    await signedOut.close();
     expect(nonces.size, "a nonce per response").toBe(PAGES().length * 2);
   });
 

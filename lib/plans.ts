@@ -19,6 +19,11 @@ export async function ensureDefaultPlans(prisma: PrismaClient): Promise<void> {
   }
 }
 
+/** One plan's limits, or null when there is no such plan. */
+export async function findPlan(prisma: PrismaClient, name: string) {
+  return prisma.plan.findUnique({ where: { name } });
+}
+
 export async function listPlans(prisma: PrismaClient) {
   return prisma.plan.findMany({ orderBy: { dailyQuota: "asc" } });
 }

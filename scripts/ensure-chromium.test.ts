@@ -5,6 +5,7 @@ import { ChromiumMissing, DEFAULT_CHROMIUM, ensureChromium, type Machine } from 
 function machine(overrides: Partial<Machine> & { commands?: string[] } = {}) {
   const executables = new Set<string>();
   const runs: { command: string; args: string[]; env: Record<string, string> }[] = [];
+  const logged: string[] = [];
   const commands = overrides.commands ?? ["apt-get", "sudo"];
   const fake: Machine = {
     chromiumPath: undefined,
@@ -17,9 +18,10 @@ function machine(overrides: Partial<Machine> & { commands?: string[] } = {}) {
       if (args.includes("install")) executables.add(DEFAULT_CHROMIUM);
       return 0;
     },
+    log: (line) => logged.push(line),
     ...overrides,
   };
-  return { fake, runs, executables };
+  return { fake, runs, executables, logged };
 }
 
 describe("npm test's Chromium check", () => {
@@ -30,9 +32,10 @@ describe("npm test's Chromium check", () => {
     expect(runs).toEqual([]);
   });
 
-  it("as root, installs Debian's chromium non-interactively", () => {
-    const { fake, runs } = machine({ isRoot: true });
+  it("as root, installs Debian's chromium non-interactively, saying so", () => {
+    const { fake, runs, logged } = machine({ isRoot: true });
     expect(ensureChromium(fake)).toBe(DEFAULT_CHROMIUM);
+    expect(logged).toEqual([expect.stringContaining("installing Debian's chromium")]);
     expect(runs.map((r) => [r.command, ...r.args].join(" "))).toEqual(["apt-get update", "apt-get install -y chromium"]);
     expect(runs.every((r) => r.env.DEBIAN_FRONTEND === "noninteractive")).toBe(true);
   });

@@ -22,6 +22,7 @@ export interface Machine {
   canSudo(): boolean;
   /** Runs a command with inherited output; returns its exit code. */
   run(command: string, args: string[], env: Record<string, string>): number;
+  log(line: string): void;
 }
 
 export class ChromiumMissing extends Error {}
@@ -47,7 +48,7 @@ export function ensureChromium(machine: Machine): string {
         `then run npm test again.`,
     );
   }
-  console.log(`No Chromium at ${DEFAULT_CHROMIUM}: installing Debian's chromium (apt-get)…`);
+  machine.log(`No Chromium at ${DEFAULT_CHROMIUM}: installing Debian's chromium (apt-get)…`);
   for (const args of [["update"], ["install", "-y", "chromium"]]) {
     const [command, ...rest] = [...sudo, "apt-get", ...args] as [string, ...string[]];
     const code = machine.run(command, rest, APT_ENV);
@@ -77,6 +78,7 @@ export const thisMachine: Machine = {
   isRoot: process.getuid?.() === 0,
   canSudo: () => spawnSync("sudo", ["-n", "true"], { stdio: "ignore" }).status === 0,
   run: (command, args, env) => spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1,
+  log: (line) => console.log(line),
 };
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { emailAddress } from "@/lib/accounts/accounts";
+import { emailAddress, MAX_EMAIL_LENGTH } from "@/lib/accounts/accounts";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { signInWithPassword } from "@/lib/auth/password";
 import { signUpWithPassword } from "@/lib/auth/sign-up";
@@ -12,12 +12,14 @@ export interface AuthFormState {
   email?: string;
 }
 
+// Signing in only looks an email up: any account's, as it was accepted when the account was made.
 const credentials = z.object({
-  email: z.string().trim().min(1, "Enter your email address.").pipe(emailAddress),
+  email: z.string().trim().min(1, "Enter your email address.").max(MAX_EMAIL_LENGTH),
   password: z.string().min(1, "Enter your password.").max(1024),
 });
 
-const signUpInput = credentials.extend({
+const signUpInput = z.object({
+  email: z.string().trim().min(1, "Enter your email address.").pipe(emailAddress),
   password: z.string().min(10, "Use at least 10 characters.").max(1024),
 });
 

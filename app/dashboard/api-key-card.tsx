@@ -4,36 +4,11 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { copyText } from "@/lib/dashboard/clipboard";
-import { fetchApiKey, useRollApiKey } from "@/lib/hooks/use-api-key";
+import { useRevealedKey, useRollApiKey } from "@/lib/hooks/use-api-key";
 
 export function ApiKeyCard({ apiKeyMask }: { apiKeyMask: string }) {
-  const [revealed, setRevealed] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState("");
+  const { revealed, busy, notice, toggle, copy, forget } = useRevealedKey();
   const [rolling, setRolling] = useState(false);
-
-  async function toggleReveal() {
-    if (revealed) {
-      setRevealed(null);
-      setNotice("");
-      return;
-    }
-    setBusy(true);
-    try {
-      setRevealed(await fetchApiKey());
-      setNotice("");
-    } catch (error) {
-      setNotice((error as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function copy() {
-    setBusy(true);
-    setNotice(await copyText(revealed ? Promise.resolve(revealed) : fetchApiKey()));
-    setBusy(false);
-  }
 
   return (
     <Card title="API key">
@@ -49,7 +24,7 @@ export function ApiKeyCard({ apiKeyMask }: { apiKeyMask: string }) {
         )}
       </p>
       <div className="mt-3 flex flex-wrap gap-2">
-        <Button onClick={() => void toggleReveal()} disabled={busy}>
+        <Button onClick={() => void toggle()} disabled={busy}>
           {revealed ? "Hide" : "Reveal"}
         </Button>
         <Button onClick={() => void copy()} disabled={busy}>
@@ -65,10 +40,7 @@ export function ApiKeyCard({ apiKeyMask }: { apiKeyMask: string }) {
       <RollKeyDialog
         open={rolling}
         onClosed={() => setRolling(false)}
-        onRolled={() => {
-          setRevealed(null);
-          setNotice("");
-        }}
+        onRolled={forget}
       />
     </Card>
   );

@@ -163,12 +163,16 @@ export function normalizeEmail(email: string): string {
 /** The longest address SMTP can deliver to (RFC 5321 path limit less its brackets). */
 export const MAX_EMAIL_LENGTH = 254;
 
-/** An account's email as typed: trimmed and lowercased, an address (no spaces or control characters), bounded. */
+/**
+ * An account's email as typed: trimmed and lowercased, bounded, of the form name@domain.tld with no spaces,
+ * control or invisible formatting characters. International names and domains (josé@bücher.de) are addresses.
+ */
 export const emailAddress = z
   .string()
   .trim()
   .toLowerCase()
-  .pipe(z.email("Enter a valid email address.").max(MAX_EMAIL_LENGTH, `An email address has at most ${MAX_EMAIL_LENGTH} characters.`));
+  .max(MAX_EMAIL_LENGTH, `An email address has at most ${MAX_EMAIL_LENGTH} characters.`)
+  .refine((email) => !/[\p{Cc}\p{Cf}]/u.test(email) && /^[^\s@]+@[^\s@]+\.[^\s@]+$/u.test(email), "Enter a valid email address.");
 
 /** Prisma's unique-constraint error (P2002), on either database. */
 function isUniqueViolation(error: unknown): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddressResolver, isAddressOrRange } from "./client-ip.ts";
+import { clientAddressResolver, limitKeyOf, isAddressOrRange } from "./client-ip.ts";
 
 const request = (remoteAddress: string, forwardedFor?: string) => ({
   socket: { remoteAddress } as never,
@@ -32,5 +32,16 @@ describe("client address", () => {
     }
     const resolve = clientAddressResolver(["2001:db8::/32"]);
     expect(resolve(request("2001:db8::5", "2001:db8::9, 2a00:1450::1"))).toBe("2a00:1450::1");
+  });
+});
+
+describe("limitKeyOf", () => {
+  it("counts an IPv6 client by its /64, an IPv4 one (also IPv4-mapped) by its address", () => {
+    expect(limitKeyOf("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(limitKeyOf("2001:db8:1:2:bbbb:cccc:dddd:eeee")).toBe("2001:db8:1:2::/64");
+    expect(limitKeyOf("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+    expect(limitKeyOf("203.0.113.7")).toBe("203.0.113.7");
+    expect(limitKeyOf("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(limitKeyOf("unknown")).toBe("unknown");
   });
 });

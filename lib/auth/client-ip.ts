@@ -1,5 +1,6 @@
 import type http from "node:http";
 import net from "node:net";
+import ipaddr from "ipaddr.js";
 
 /**
  * The header the dashboard's server sets to the client's address, replacing any a client sent (see
@@ -55,4 +56,15 @@ export function clientAddressResolver(trustedProxies: string[]): (req: Pick<http
     }
     return address;
   };
+}
+
+/**
+ * What a per-address rate limit counts a client as: its address, or for IPv6 its /64, which one subscriber
+ * usually holds whole (rotating through it must not give a fresh limit for each address).
+ */
+export function limitKeyOf(address: string): string {
+  if (!ipaddr.IPv6.isValid(address)) return address;
+  const v6 = ipaddr.IPv6.parse(address);
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+  return `${v6.parts.slice(0, 4).map((part) => part.toString(16)).join(":")}::/64`;
 }

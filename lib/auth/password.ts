@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { verify as argon2Verify } from "@node-rs/argon2";
 import { cookies, headers } from "next/headers";
-import { CLIENT_IP_HEADER } from "./client-ip.ts";
+import { CLIENT_IP_HEADER, limitKeyOf } from "./client-ip.ts";
 import { giveBack, rateLimiter, retryMinutes, takeFromLimits } from "./rate-limit.ts";
 import { normalizeEmail } from "../accounts/accounts.ts";
 import { dashboard } from "../dashboard/context.ts";
@@ -18,12 +18,15 @@ const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2hhcmVjb3VudGR1bW15$Xh4rW8c6
 
 export type PasswordSignInResult = { ok: true } | { ok: false; error: string };
 
-/** The client's address (set by the dashboard's server, see client-ip.ts), its browser and whether it came over HTTPS. */
+/**
+ * Who is asking, as the rate limits count clients (their address, or an IPv6 address's /64: see client-ip.ts),
+ * their browser, and whether they came over HTTPS.
+ */
 export async function requestInfo() {
   const h = await headers();
   const publicUrl = dashboard().env.SHARECOUNT_PUBLIC_URL;
   return {
-    ip: h.get(CLIENT_IP_HEADER) ?? "unknown",
+    ip: limitKeyOf(h.get(CLIENT_IP_HEADER) ?? "unknown"),
     userAgent: h.get("user-agent")?.slice(0, 300) ?? null,
     // As Auth.js decides which session cookie to read: by the public URL's scheme, else by the request's.
     secure: publicUrl ? publicUrl.startsWith("https:") : (h.get("x-forwarded-proto") ?? "").split(",")[0]?.trim() === "https",
@@ -52,9 +55,8 @@ export async function signInWithPassword(emailInput: string, password: string): 
   const account = await dashboard().prisma.account.findUnique({ where: { email } });
   const valid = await argon2Verify(account?.passwordHash ?? DUMMY_HASH, password).catch(() => false);
   if (!account?.passwordHash || !valid) return { ok: false, error: "Wrong email or password." };
-  // Only failures count: the account's earlier ones are forgotten, the address gets this attempt back.
-  await perAccount().delete(limits[0][1]);
-  await giveBack([limits[1]]);
+  // Only failures count: this attempt is given back to both limits (earlier failures stay counted).
+  await giveBack(limits);
   await startSession(account.id);
   return { ok: true };
 }

@@ -21,7 +21,8 @@ export interface Refusal {
 export function refusal(req: Pick<http.IncomingMessage, "method" | "url" | "headers">, publicOrigin: string | undefined): Refusal | null {
   const method = req.method ?? "GET";
   if (method === "GET" || method === "HEAD") return null;
-  const path = (req.url ?? "/").split("?", 1)[0]!;
+  // As Next.js will resolve it: `/api/dashboard/../x` is a page.
+  const path = URL.parse(req.url ?? "/", "http://sharecount.invalid")?.pathname ?? "/";
   if (path.startsWith("/api/dashboard/")) return null;
   // Everything else that is not Auth.js's is a server action (pages answer no other POST).
   const serverAction = !path.startsWith("/api/auth/");

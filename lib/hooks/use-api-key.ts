@@ -1,4 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { copyText } from "@/lib/dashboard/clipboard";
 import type { Overview } from "@/lib/dashboard/overview";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
 import { OVERVIEW_KEY } from "./use-overview";
@@ -17,4 +19,41 @@ export function useRollApiKey() {
       queryClient.setQueryData<Overview>(OVERVIEW_KEY, (overview) => overview && { ...overview, apiKeyMask });
     },
   });
+}
+
+/**
+ * The key on the page only while the user wants to see it: `toggle` reveals (fetching it) or hides it, `copy`
+ * copies it, or a text made from it, without revealing it; `notice` says how the last of these went.
+ */
+export function useRevealedKey() {
+  const [revealed, setRevealed] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState("");
+
+  async function toggle() {
+    if (revealed) return forget();
+    setBusy(true);
+    try {
+      setRevealed(await fetchApiKey());
+      setNotice("");
+    } catch (error) {
+      setNotice((error as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function copy(textOf: (key: string) => string = (key) => key, done?: string) {
+    setBusy(true);
+    const key = revealed ? Promise.resolve(revealed) : fetchApiKey();
+    setNotice(await copyText(key.then(textOf), done));
+    setBusy(false);
+  }
+
+  function forget() {
+    setRevealed(null);
+    setNotice("");
+  }
+
+  return { revealed, busy, notice, toggle, copy, forget };
 }

@@ -134,6 +134,9 @@ describe("parseCountUrl: only public hosts", () => {
     "http://[0:0:0:0:0:0:0:1]/",
     "http://[::ffff:127.0.0.1]/",
     "http://[::ffff:7f00:1]/",
+    "http://[::127.0.0.1]/",
+    "http://[::7f00:1]/",
+    "http://[::a00:1]/",
     // Private, shared, link-local, unspecified, broadcast, multicast, reserved.
     "http://10.1.2.3/",
     "http://172.16.0.1/",

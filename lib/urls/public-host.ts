@@ -30,8 +30,15 @@ const IDNA = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3
 
 const NOT_PUBLIC = "the URL must name a public host (such as example.com), not localhost, a private network or a loopback, link-local or reserved address";
 
+/** The deprecated IPv4-compatible addresses (`::127.0.0.1`), which ipaddr.js counts as unicast. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
+
 function publicIp(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
-  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress()) return publicIp((address as ipaddr.IPv6).toIPv4Address());
+  if (address.kind() === "ipv6") {
+    const v6 = address as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return publicIp(v6.toIPv4Address());
+    if (v6.match(IPV4_COMPATIBLE)) return false;
+  }
   return address.range() === "unicast";
 }
 

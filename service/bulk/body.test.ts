@@ -48,6 +48,14 @@ describe("bulk bodies read as they arrive", () => {
   it("urlencoded label on a plain list (curl --data-binary @file): read as lines, its URLs' own & and = kept", async () => {
     await expectSameWhateverTheChunks(`${A}\n${C}?urls=1&apikey=2\n`, "application/x-www-form-urlencoded", { lines: [A, `${C}?urls=1&apikey=2`], keys: [] });
     await expectSameWhateverTheChunks(`not a url\n${A}\n`, "application/x-www-form-urlencoded", { lines: ["not a url", A], keys: [] });
+    // A CSV exported with its header: the first line is a name, but it ends at a line break, not at `=`.
+    await expectSameWhateverTheChunks(`url\r\n${A}\r\n${C}\r\n`, "application/x-www-form-urlencoded", { lines: ["url", A, C], keys: [] });
+    await expectSameWhateverTheChunks(`www.example.com\n${C}`, "application/x-www-form-urlencoded", { lines: ["www.example.com", C], keys: [] });
+  });
+
+  it("urlencoded raw bytes 0x80 to 0x9f (UTF-8 sent unencoded) are read as UTF-8, not as windows-1252", async () => {
+    const url = "https://example.com/日€";
+    await expectSameWhateverTheChunks(`urls=${url}`, "application/x-www-form-urlencoded", { lines: [url], keys: [] });
   });
 
   it("multipart: urls as a text field or as a file, the key as a field", async () => {
@@ -84,6 +92,7 @@ describe("bulk bodies read as they arrive", () => {
     ["{}", /"urls"/],
     ["", /JSON/],
     ["not json", /JSON/],
+    [`{"x":${"[".repeat(100)}`, /nested at most 64 levels/],
   ])("JSON %s is invalid_body", async (body, message) => {
     const error = await read(body, "application/json").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);

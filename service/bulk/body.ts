@@ -153,18 +153,20 @@ function formParser(): BodyParser {
   let head: Uint8Array[] = [];
   let headSize = 0;
   const lines = new LineSplitter();
-  const ascii = new TextDecoder("latin1");
   // Form state: the raw text not yet split, the current field's name, and the key collected so far.
   let raw = "";
   let field: string | null = null;
   let key = "";
 
+  // A form starts with a field: a name, then `=` or `&`. A list's first line (a URL, a CSV header such as `url`)
+  // ends at a line break, or holds `://` before any `=`.
   const decide = (): "lines" | "form" | null => {
     const text = new TextDecoder().decode(Buffer.concat(head)).replace(/^[\s\uFEFF]+/, "");
-    const name = /^[^=&\r\n]*/.exec(text)![0];
     if (/^https?:\/\//i.test(text)) return "lines";
-    if (name.length < text.length || headSize > 1024) return /^[\w.\-[\]%]+$/.test(name) ? "form" : "lines";
-    return null;
+    const delimiter = /[=&\r\n]/.exec(text);
+    if (!delimiter) return headSize > 1024 ? "lines" : null;
+    const formField = (delimiter[0] === "=" || delimiter[0] === "&") && /^[\w.\-[\]%]+$/.test(text.slice(0, delimiter.index));
+    return formField ? "form" : "lines";
   };
 
   const drainForm = (out: BodyEvent[], final: boolean) => {
@@ -216,7 +218,8 @@ function formParser(): BodyParser {
   };
 
   const pushForm = (chunk: Uint8Array, out: BodyEvent[]) => {
-    raw += ascii.decode(chunk, { stream: true });
+    // One character per byte, whatever the bytes (TextDecoder's "latin1" is windows-1252, which maps some).
+    raw += Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1");
     drainForm(out, false);
     raw = ownCopy(raw);
   };
@@ -241,9 +244,7 @@ function formParser(): BodyParser {
         head = [];
       }
       if (mode === "lines") return lines.end(out);
-      raw += ascii.decode();
       drainForm(out, true);
-      if (field !== null) finishPiece("", true, out);
     },
   };
 }
@@ -270,8 +271,7 @@ function multipartParser(contentType: string): BodyParser {
       resolve();
     });
   });
-  busboy.on("file", (name: string, stream: NodeJS.ReadableStream) => {
-    if (!isUrlsField(name)) return void stream.resume();
+  busboy.on("file", (_name: string, stream: NodeJS.ReadableStream) => {
     const lines = new LineSplitter();
     stream.on("data", (data: Buffer) => lines.pushBytes(data, queued));
     stream.on("end", () => lines.end(queued));
@@ -337,6 +337,9 @@ function jsonParser(): BodyParser {
 /** Token types of @streamparser/json's tokenizer (its TokenType enum is not exported as a value). */
 const T = { LEFT_BRACE: 0, RIGHT_BRACE: 1, LEFT_BRACKET: 2, RIGHT_BRACKET: 3, COLON: 4, COMMA: 5, STRING: 9 } as const;
 
+/** Deeper than the shape ever goes (root, urls, a URL): a bound, so nesting cannot grow the stack without end. */
+const MAX_JSON_DEPTH = 64;
+
 /** A pushdown check of JSON's grammar that also picks out the root's `urls` and `apikey`. */
 class JsonShape {
   /** Open containers and what each expects next. */
@@ -385,6 +388,7 @@ class JsonShape {
     if (rootMember === "urls" && type !== T.STRING && type !== T.LEFT_BRACKET) throw invalidBody('JSON whose "urls" is a list of URLs or one string of lines');
     if (rootMember === "apikey" && type !== T.STRING) throw invalidBody('JSON whose "apikey" is a string');
     if (type === T.LEFT_BRACE || type === T.LEFT_BRACKET) {
+      if (depth >= MAX_JSON_DEPTH) throw invalidBody(`JSON nested at most ${MAX_JSON_DEPTH} levels deep`);
       if (rootMember === "urls") this.sawUrls = true;
       this.stack.push({ kind: type === T.LEFT_BRACE ? "object" : "array", expect: type === T.LEFT_BRACE ? "key" : "value", empty: true });
       return;

@@ -10,6 +10,8 @@ export class BulkSubmission {
   private readonly reader = new UrlListReader(null);
   private accepted: AcceptedUrl[] = [];
   private account: AccountContext | null = null;
+  /** Lines were let go unread before the key said whose body this is: whatever its whitelist, too many. */
+  private overflowedUnidentified = false;
 
   constructor(
     account: AccountContext | null,
@@ -25,7 +27,7 @@ export class BulkSubmission {
 
   /** More URLs than the limit were accepted: the job will be refused, and the rest of the body need not be read. */
   get over(): boolean {
-    return this.accepted.length > this.limit;
+    return this.overflowedUnidentified || this.accepted.length > this.limit;
   }
 
   get urls(): readonly AcceptedUrl[] {
@@ -38,7 +40,11 @@ export class BulkSubmission {
   }
 
   add(line: string): void {
-    if (this.over) return;
+    if (this.over) {
+      // Not knowing the whitelist yet, the lines no longer kept might have been the ones it admits.
+      if (!this.account) this.overflowedUnidentified = true;
+      return;
+    }
     const verdict = this.reader.read(line);
     if (verdict.kind !== "accepted") return;
     if (this.account && !admits(this.account.whitelist, verdict.host)) return;

@@ -23,7 +23,7 @@ function refuse(socket: { end(data: string): unknown }, status: string, type: st
 
 /** The HTTP server every entry point (and the tests) serves through. */
 export function createHttpServer(listener: http.RequestListener): http.Server {
-  const server = http.createServer((req, res) => {
+  const handle: http.RequestListener = (req, res) => {
     const target = originFormTarget(req.url ?? "");
     if (target === null) {
       res.writeHead(400, { "Content-Type": "application/json; charset=utf-8", "X-Content-Type-Options": "nosniff", Connection: "close" });
@@ -32,6 +32,22 @@ export function createHttpServer(listener: http.RequestListener): http.Server {
     }
     req.url = target;
     listener(req, res);
+  };
+  const server = http.createServer(handle);
+  // A client that sends `Expect: 100-continue` (curl does for large bodies) waits before sending its body. It is
+  // asked for it only once the body is first read, so an answer given on the headers alone (a bad key, a body
+  // too large, a foreign Origin) spares both sides the body, and no reset can swallow that answer.
+  server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    // Answered without asking, the client never sends its body: the connection then cannot carry another request.
+    res.setHeader("Connection", "close");
+    const read = req._read.bind(req);
+    let asked = false;
+    req._read = (size: number) => {
+      if (!asked && !res.headersSent) res.writeContinue();
+      asked = true;
+      read(size);
+    };
+    handle(req, res);
   });
   // Longer than common load balancers' idle timeouts (60 s), so they never reuse a socket we just closed.
   server.keepAliveTimeout = 65_000;

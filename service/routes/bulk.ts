@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import { countObject, type ApiVersion, type StoredCounts } from "../counts/count-object.ts";
 import type { ApiDeps } from "../deps.ts";
-import { apiErrors, closingConnection, toApiError } from "../http/errors.ts";
+import { ApiError, apiErrors, closingConnection, toApiError } from "../http/errors.ts";
 import { apiKeyParam, requestQuery } from "../http/query.ts";
 import { send, sendError } from "../http/respond.ts";
 import { bodyCanCarryKey, bulkBodyEvents } from "../bulk/body.ts";
@@ -24,13 +24,15 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 async function* requestChunks(c: Context): AsyncGenerator<Uint8Array> {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (incoming) return yield* incoming.iterator({ destroyOnReturn: false });
-  const reader = c.req.raw.body?.getReader();
-  if (!reader) return;
+  const reader = incoming ? null : c.req.raw.body?.getReader();
   try {
-    for (let part = await reader.read(); !part.done; part = await reader.read()) yield part.value;
+    if (incoming) yield* incoming.iterator({ destroyOnReturn: false });
+    else if (reader) for (let part = await reader.read(); !part.done; part = await reader.read()) yield part.value;
+  } catch {
+    // The client went away mid-body: nothing to log, and no one left to read the answer.
+    throw new ApiError("invalid_body", 400, "The request body did not arrive whole: the connection broke off.");
   } finally {
-    await reader.cancel().catch(() => {});
+    await reader?.cancel().catch(() => {});
   }
 }
 

@@ -466,6 +466,17 @@ describe("POST bulk: big bodies are read no further than needed", () => {
     expect(Object.keys(done.data).sort()).toEqual([...allowed].sort());
   });
 
+  it("refuses, not shortens, a job whose body held more URLs than any plan allows before its key arrived", async () => {
+    const { email, apiKey } = await svc.account("dedicated");
+    await svc.accounts.setWhitelist(email, ["allowed.example.com"], true);
+    // More than dedicated's 10,000 before the key, a few of them whitelisted at the very end: which of the
+    // URLs let go unread the whitelist would have kept cannot be known, so the job is not made up of a guess.
+    const urls = [...freshUrls(10_050, "before-the-key"), `https://allowed.example.com/late-${rand()}`];
+    const res = await submit("/v1.0/bulk", { body: new URLSearchParams([["urls", urls.join("\n")], ["apikey", apiKey]]) }, null);
+    await expectError(res, 400, "bulk_limit_exceeded");
+    expect((await quota(apiKey)).quota_used_today).toBe(0);
+  });
+
   it("refuses a body over BULK_MAX_BODY_BYTES that does not say its length, once past it", async () => {
     const max = svc.env.BULK_MAX_BODY_BYTES;
     const answer = await stream(withKey("/v1.0/bulk", key), { "content-type": "text/plain", "transfer-encoding": "chunked" }, Math.ceil(max / MiB) + 4);

@@ -147,6 +147,16 @@ describe("dashboard mutations with a forged Origin", () => {
     }
   });
 
+  it("a server action reached through dot segments is checked like any other", async () => {
+    for (const target of ["/api/dashboard/../sign-in", "/api/dashboard/%2e%2e/sign-in", "/api/auth/../../sign-in"]) {
+      const answer = await request("POST", target, { Origin: "https://evil.example", "Next-Action": "0".repeat(42), "Content-Type": "text/plain;charset=UTF-8" }, {
+        chunk: Buffer.from('["x"]'),
+        times: 1,
+      });
+      expect(answer.status, target).toBe(403);
+    }
+  });
+
   it("a cross-origin or Origin: null server action is a 403", async () => {
     const forged: Record<string, string>[] = [{ Origin: "https://evil.example" }, { Origin: "null" }, { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }];
     for (const headers of forged) {
@@ -164,6 +174,8 @@ describe("bodies", () => {
     const headers = { Origin: app.url, "Next-Action": "0".repeat(42), "Content-Type": "text/plain;charset=UTF-8" };
     const big = await request("POST", "/sign-in", { ...headers, "Content-Length": String(2 * 1024 * 1024) }, { chunk: Buffer.alloc(64 * 1024, "a"), times: 32 });
     expectClean4xx(big, 413);
+    // Refused on its headers: the client, waiting to be asked for the body (Expect: 100-continue), never sent it.
+    expect(big.sent).toBe(0);
     const streamed = await request("POST", "/sign-in", { ...headers, "Transfer-Encoding": "chunked" }, { chunk: Buffer.alloc(64 * 1024, "a"), times: 32 });
     expectClean4xx(streamed, 411);
   });

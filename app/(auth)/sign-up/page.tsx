@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { currentAccount } from "@/lib/auth/current-account";
+import { dashboard } from "@/lib/dashboard/context";
+import { findPlan } from "@/lib/plans";
 import { signUpAction } from "../actions";
 import { AuthForm } from "../auth-form";
 
@@ -9,10 +11,13 @@ export const dynamic = "force-dynamic";
 
 export default async function SignUpPage() {
   if (await currentAccount()) redirect("/dashboard");
+  const free = await findPlan(dashboard().prisma, "free");
   return (
     <>
       <h1 className="mb-1 text-lg font-semibold">Create a free account</h1>
-      <p className="mb-4 text-sm text-slate-600">500 queries a day, an API key at once, no card needed.</p>
+      <p className="mb-4 text-sm text-slate-600">
+        {free ? `${free.dailyQuota.toLocaleString("en-US")} queries a day, an` : "An"} API key at once, no card needed.
+      </p>
       <AuthForm mode="sign-up" action={signUpAction} />
     </>
   );

@@ -5,13 +5,12 @@ import { useId, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
-import { copyText } from "@/lib/dashboard/clipboard";
 import { downloadFile } from "@/lib/dashboard/download";
 import { exampleQuery } from "@/lib/dashboard/example-query";
 import { formatNumber, formatPercent } from "@/lib/dashboard/format";
 import { formatUsageDate, quotaShare, summarizeUsage, USAGE_RANGES, type UsageDay, type UsageRange } from "@/lib/dashboard/usage";
 import { usageCsv, usageCsvFilename } from "@/lib/dashboard/usage-csv";
-import { fetchApiKey } from "@/lib/hooks/use-api-key";
+import { useRevealedKey } from "@/lib/hooks/use-api-key";
 import { useUsage } from "@/lib/hooks/use-usage";
 
 // Recharts is large: load it in the browser only, and only on this page.
@@ -172,31 +171,8 @@ function UsageTable({ usage, days }: { usage: UsageDay[]; days: UsageRange }) {
 
 /** The first request to make, to copy: with the key masked until the user asks to see it. */
 function FirstRequest({ origin, apiKeyMask }: { origin: string; apiKeyMask: string | null }) {
-  const [revealed, setRevealed] = useState<string | null>(null);
-  const [notice, setNotice] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { revealed, busy, notice, toggle, copy } = useRevealedKey();
   const key = revealed ?? apiKeyMask ?? "YOUR_API_KEY";
-
-  async function toggleReveal() {
-    if (revealed) return setRevealed(null);
-    setBusy(true);
-    try {
-      setRevealed(await fetchApiKey());
-      setNotice("");
-    } catch (error) {
-      setNotice((error as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function copy() {
-    setBusy(true);
-    const key = revealed ? Promise.resolve(revealed) : fetchApiKey();
-    setNotice(await copyText(key.then((k) => exampleQuery(origin, k)), "Copied: paste it into a terminal."));
-    setBusy(false);
-  }
-
   return (
     <div className="mx-auto mt-4 max-w-2xl text-left">
       <pre className="overflow-x-auto rounded-md bg-slate-900 px-3 py-2 text-sm text-slate-100" data-testid="first-request">
@@ -204,10 +180,10 @@ function FirstRequest({ origin, apiKeyMask }: { origin: string; apiKeyMask: stri
       </pre>
       {apiKeyMask && (
         <div className="mt-2 flex flex-wrap justify-center gap-2">
-          <Button onClick={() => void toggleReveal()} disabled={busy}>
+          <Button onClick={() => void toggle()} disabled={busy}>
             {revealed ? "Hide key" : "Reveal key"}
           </Button>
-          <Button onClick={() => void copy()} disabled={busy}>
+          <Button onClick={() => void copy((k) => exampleQuery(origin, k), "Copied: paste it into a terminal.")} disabled={busy}>
             Copy
           </Button>
         </div>
