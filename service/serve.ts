@@ -1,8 +1,7 @@
 import type http from "node:http";
-import { getRequestListener } from "@hono/node-server";
 import type { Env } from "../lib/env.ts";
 import { isApiRequest } from "./http/paths.ts";
-import { alignResponseStatics } from "./http/response-compat.ts";
+import { apiListener } from "./http/api-listener.ts";
 import { boot, drain, listen, onShutdown } from "./process.ts";
 import { startRuntime, type ServiceRuntime } from "./runtime.ts";
 
@@ -24,9 +23,7 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<{ env: Env; port: number }> {
   const env = await boot();
   const runtime: ServiceRuntime = await startRuntime(env, { worker: options.worker(env) });
-  const api = getRequestListener(runtime.app.fetch);
-  // Hono's listener replaced the global Response; keep Response.json() and friends instances of it (see there).
-  alignResponseStatics();
+  const api = apiListener(runtime.app);
   // The API answers as soon as the port is open; other paths wait for the fallback (the dashboard) to load.
   let fallback: Listener | null = options.fallback ? null : api;
   const { server, port } = await listen(env, (req, res) => {

@@ -29,7 +29,7 @@ export async function requestInfo() {
     ip: limitKeyOf(h.get(CLIENT_IP_HEADER) ?? "unknown"),
     userAgent: h.get("user-agent")?.slice(0, 300) ?? null,
     // As Auth.js decides which session cookie to read: by the public URL's scheme, else by the request's.
-    secure: publicUrl ? publicUrl.startsWith("https:") : (h.get("x-forwarded-proto") ?? "").split(",")[0]?.trim() === "https",
+    secure: publicUrl ? publicUrl.startsWith("https:") : h.get("x-forwarded-proto") === "https",
   };
 }
 

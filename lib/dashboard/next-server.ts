@@ -25,8 +25,7 @@ export async function dashboardListener(env: Env, port: number): Promise<http.Re
     for (const [name, value] of Object.entries(securityHeaders(csp))) res.setHeader(name, value);
     const refused = refusal(req, env.SHARECOUNT_PUBLIC_URL);
     if (refused) {
-      // The body is not read, so the connection cannot carry another request.
-      res.writeHead(refused.status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", Connection: "close" });
+      res.writeHead(refused.status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
       res.end(JSON.stringify({ error: refused.error, message: refused.message }));
       return;
     }

@@ -11,7 +11,8 @@ export async function publicOrigin(): Promise<string> {
   const configured = dashboard().env.SHARECOUNT_PUBLIC_URL;
   if (configured) return configured;
   const h = await headers();
-  const proto = (h.get("x-forwarded-proto") ?? "http").split(",")[0]!.trim() === "https" ? "https" : "http";
+  // Both are checked and cut to one value before Next.js reads the request (request-guard.ts).
+  const proto = h.get("x-forwarded-proto") ?? "http";
   const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost";
   return `${proto}://${host}`;
 }

@@ -3,8 +3,8 @@ import { isSameOrigin } from "./same-origin.ts";
 
 /**
  * What the dashboard's server refuses before Next.js reads a request, which it would otherwise buffer whole
- * and answer with a 500 when it is too big or cross-origin. Dashboard API routes (/api/dashboard/…) bound
- * their own bodies as they read them (lib/dashboard/route.ts).
+ * and answer with a 500 when it is too big or cross-origin, or names no host. Dashboard API routes
+ * (/api/dashboard/…) bound their own bodies as they read them (lib/dashboard/route.ts).
  */
 
 /** Next.js's own limit for server action bodies (serverActions.bodySizeLimit, 1 MB). */
@@ -18,7 +18,40 @@ export interface Refusal {
   message: string;
 }
 
+/** A Host (or X-Forwarded-Host) that URLs can be built from: a host and an optional port, nothing more. */
+function isHost(value: string): boolean {
+  const url = URL.parse(`http://${value}/`);
+  return url !== null && url.pathname === "/" && !url.username && !url.password && !url.search && !url.hash && !/\s/.test(value);
+}
+
+/**
+ * Auth.js and the pages build URLs from the Host and the forwarded host and scheme, and fail on one that is none.
+ * A chain of proxies appends to the forwarded ones (`https, http`): the first is what the browser used, and it is
+ * all that is passed on. Anything that is no host, or no `http`/`https`, is refused.
+ */
+export function forwardedRefusal(headers: http.IncomingHttpHeaders): Refusal | null {
+  for (const name of ["x-forwarded-host", "x-forwarded-proto"]) {
+    const value = headers[name];
+    if (typeof value === "string") headers[name] = value.split(",")[0]!.trim();
+  }
+  for (const name of ["host", "x-forwarded-host"]) {
+    const value = headers[name];
+    if (typeof value === "string" && !isHost(value)) return { status: 400, error: "bad_request", message: `The ${name} header is not a host name.` };
+  }
+  const proto = headers["x-forwarded-proto"];
+  if (typeof proto === "string" && proto !== "http" && proto !== "https") {
+    return { status: 400, error: "bad_request", message: "The x-forwarded-proto header is neither http nor https." };
+  }
+  return null;
+}
+
 export function refusal(req: Pick<http.IncomingMessage, "method" | "url" | "headers">, publicOrigin: string | undefined): Refusal | null {
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const forwarded = forwardedRefusal(req.headers);
+  if (forwarded) return forwarded;
   const method = req.method ?? "GET";
   if (method === "GET" || method === "HEAD") return null;
   // As Next.js will resolve it: `/api/dashboard/../x` is a page.
@@ -26,10 +59,6 @@ export function refusal(req: Pick<http.IncomingMessage, "method" | "url" | "head
   if (path.startsWith("/api/dashboard/")) return null;
   // Everything else that is not Auth.js's is a server action (pages answer no other POST).
   const serverAction = !path.startsWith("/api/auth/");
-  const header = (name: string) => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
   if (serverAction && !isSameOrigin(header, publicOrigin)) {
     return { status: 403, error: "cross_site", message: "Cross-site requests are refused." };
   }

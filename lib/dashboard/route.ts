@@ -35,11 +35,7 @@ function errorResponse(error: unknown): Response {
       { status: 422 },
     );
   }
-  if (error instanceof DashboardError) {
-    // An unread body would be left on the connection: it cannot carry another request.
-    const headers = error.status === 413 ? { Connection: "close" } : undefined;
-    return Response.json({ error: error.code, message: error.message }, { status: error.status, headers });
-  }
+  if (error instanceof DashboardError) return Response.json({ error: error.code, message: error.message }, { status: error.status });
   if (error instanceof AccountError) return Response.json({ error: "invalid_input", message: error.message }, { status: 422 });
   if (error instanceof ApiClientError) {
     const status = error.type === "quota_exceeded" ? 429 : error.status >= 500 ? 502 : error.status;

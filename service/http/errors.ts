@@ -72,9 +72,7 @@ export const apiErrors = {
   missingBulkId: () => new ApiError("missing_bulk_id", 400, "bulk_id is required: the id returned when the job was submitted."),
   bulkNotFound: () =>
     new ApiError("bulk_not_found", 404, "No bulk job with this bulk_id for this API key (it may have expired)."),
-  // The rest of the body is never read, so the connection cannot carry another request.
-  bodyTooLarge: (max: number) =>
-    new ApiError("body_too_large", 413, `The request body is over ${max} bytes.`, { Connection: "close" }),
+  bodyTooLarge: (max: number) => new ApiError("body_too_large", 413, `The request body is over ${max} bytes.`),
   methodNotAllowed: (allow: string) =>
     new ApiError("method_not_allowed", 405, `This endpoint answers ${allow} only.`, { Allow: allow }),
   notFound: () => new ApiError("not_found", 404, "No such API endpoint. See /v1.0/ and /v1.1/ in the API reference."),
@@ -84,11 +82,6 @@ export const apiErrors = {
     }),
   internal: () => new ApiError("internal_error", 500, "Something went wrong on our side; the request was not counted."),
 };
-
-/** The same error, answered on a connection that then closes: the request's body was not read to its end. */
-export function closingConnection(error: ApiError): ApiError {
-  return new ApiError(error.type, error.status, error.message, { ...error.headers, Connection: "close" });
-}
 
 /** Anything thrown while answering becomes an API error: a database (or Redis) outage is a 503, anything else a logged 500. */
 export function toApiError(error: unknown, store: Store): ApiError {

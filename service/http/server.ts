@@ -21,12 +21,42 @@ function refuse(socket: { end(data: string): unknown }, status: string, type: st
   );
 }
 
+/** A body answered early is read off while it keeps coming (cut once nothing arrived for this long)… */
+const LINGER_IDLE_MS = 5_000;
+/** …and for no longer than this in all, as nginx's lingering_timeout and lingering_time. */
+const LINGER_TOTAL_MS = 30_000;
+
+/**
+ * A request answered before its body was read to the end (refused on its key, its size, its Origin; stopped
+ * past a limit) still has the rest of its body on the way. Closing at once would make the client's system
+ * reset the connection and throw away the answer it had not read yet; instead Node reads the rest off and drops
+ * it (its request is dumped once answered), and the connection is cut only once the body stalls or takes too
+ * long. A body that ends leaves the connection free for the next request.
+ */
+function lingerAfterAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.once("finish", () => {
+    if (req.complete) return;
+    const { socket } = req;
+    const since = Date.now();
+    let bytesRead = socket.bytesRead;
+    // A dumped request emits no data events: the socket's byte count says whether the body still comes.
+    const watch = setInterval(() => {
+      if (req.complete) return clearInterval(watch);
+      if (socket.bytesRead === bytesRead || Date.now() - since >= LINGER_TOTAL_MS) return socket.destroy();
+      bytesRead = socket.bytesRead;
+    }, LINGER_IDLE_MS).unref();
+    socket.once("close", () => clearInterval(watch));
+    req.resume();
+  });
+}
+
 /** The HTTP server every entry point (and the tests) serves through. */
 export function createHttpServer(listener: http.RequestListener): http.Server {
   const handle: http.RequestListener = (req, res) => {
+    lingerAfterAnswer(req, res);
     const target = originFormTarget(req.url ?? "");
     if (target === null) {
-      res.writeHead(400, { "Content-Type": "application/json; charset=utf-8", "X-Content-Type-Options": "nosniff", Connection: "close" });
+      res.writeHead(400, { "Content-Type": "application/json; charset=utf-8", "X-Content-Type-Options": "nosniff" });
       res.end(JSON.stringify({ Error: "The request target must be a path, such as /v1.0/?url=…", Type: "bad_request" }));
       return;
     }
@@ -38,8 +68,6 @@ export function createHttpServer(listener: http.RequestListener): http.Server {
   // asked for it only once the body is first read, so an answer given on the headers alone (a bad key, a body
   // too large, a foreign Origin) spares both sides the body, and no reset can swallow that answer.
   server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => {
-    // Answered without asking, the client never sends its body: the connection then cannot carry another request.
-    res.setHeader("Connection", "close");
     const read = req._read.bind(req);
     let asked = false;
     req._read = (size: number) => {
@@ -47,6 +75,12 @@ export function createHttpServer(listener: http.RequestListener): http.Server {
       asked = true;
       read(size);
     };
+    // Answered without asking, the client never sends its body: the connection then cannot carry another request.
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
+    res.writeHead = ((...args: unknown[]) => {
+      if (!asked) res.setHeader("Connection", "close");
+      return writeHead(...args);
+    }) as typeof res.writeHead;
     handle(req, res);
   });
   // Longer than common load balancers' idle timeouts (60 s), so they never reuse a socket we just closed.

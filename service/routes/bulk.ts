@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import { countObject, type ApiVersion, type StoredCounts } from "../counts/count-object.ts";
 import type { ApiDeps } from "../deps.ts";
-import { ApiError, apiErrors, closingConnection, toApiError } from "../http/errors.ts";
+import { ApiError, apiErrors, toApiError } from "../http/errors.ts";
 import { apiKeyParam, requestQuery } from "../http/query.ts";
 import { send, sendError } from "../http/respond.ts";
 import { bodyCanCarryKey, bulkBodyEvents } from "../bulk/body.ts";
@@ -47,7 +47,6 @@ function assertBulkAllowed(account: AccountContext): void {
  */
 export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
   return async (c: Context): Promise<Response> => {
-    let bodyRead = false;
     try {
       const params = requestQuery(c.req.url);
       const type = c.req.header("content-type") ?? "";
@@ -73,7 +72,6 @@ export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
         if (account && submission.over) break;
         await nextTurn();
       }
-      bodyRead = !(account && submission.over);
 
       if (!account) throw apiErrors.missingApiKey();
       if (submission.over) throw apiErrors.bulkLimitExceeded(submission.limit);
@@ -91,8 +89,8 @@ export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
       await deps.bulkSubmitted({ id: bulkId, accountId: account.id });
       return send(200, { count: urls.length, bulk_id: bulkId });
     } catch (error) {
-      const answer = toApiError(error, deps.store);
-      return sendError(bodyRead ? answer : closingConnection(answer));
+      // Answered before the body's end, the rest is read off and dropped by the server (http/server.ts).
+      return sendError(toApiError(error, deps.store));
     }
   };
 }

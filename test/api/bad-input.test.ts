@@ -231,10 +231,49 @@ describe("bulk bodies", () => {
     );
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toEqual({ Error: expect.stringContaining(String(MAX_BODY)), Type: "body_too_large" });
-    // The unread rest of the body must not be taken for the next request on this connection.
-    expect(res.headers.connection).toBe("close");
     await expectUp();
   });
+
+  it("reads off the rest of a refused body, so the next request on the connection is answered and not the body taken for one", async () => {
+    const body = Buffer.from("GET /v1.0/nothing-here HTTP/1.1\r\nHost: localhost\r\n\r\n".repeat(4000));
+    expect(body.length).toBeGreaterThan(MAX_BODY);
+    const head = `POST /v1.0/bulk?apikey=${key} HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const answers = await rawRequest(Buffer.concat([Buffer.from(head), body, requestLine(Buffer.from("/v1.0/status"))]));
+    expect(answers.match(/HTTP\/1\.1 \d{3}/g)).toEqual(["HTTP/1.1 413", "HTTP/1.1 200"]);
+  });
+
+  it("keeps reading a refused body while it comes, and cuts the connection once it stalls for a few seconds", async () => {
+    const socket = net.connect(port(), "127.0.0.1");
+    const received: Buffer[] = [];
+    let answeredAt = 0;
+    socket.on("data", (c: Buffer) => {
+      answeredAt ||= Date.now();
+      received.push(c);
+    });
+    const closedAt = new Promise<number>((resolve) => socket.on("close", () => resolve(Date.now())));
+    socket.on("error", () => {});
+    socket.write(`POST /v1.0/bulk?apikey=${key} HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: ${100 * MAX_BODY}\r\n\r\n`);
+    // A quarter of the limit every 200 ms for 3 s, then nothing: the answer comes once the body is over the
+    // limit, the rest is read while it keeps coming, and the connection is cut 5 to 10 s after it stops.
+    let trickled = 0;
+    const trickle = setInterval(() => socket.writable && socket.write(Buffer.alloc(MAX_BODY / 4, 0x61)), 200);
+    const stopped = new Promise<number>((resolve) =>
+      setTimeout(() => {
+        clearInterval(trickle);
+        resolve((trickled = Date.now()));
+      }, 3_000),
+    );
+    try {
+      const [stoppedAt, cutAt] = await Promise.all([stopped, closedAt]);
+      expect(Buffer.concat(received).toString("latin1")).toMatch(/^HTTP\/1\.1 413/);
+      expect(answeredAt).toBeLessThan(stoppedAt - 1_000);
+      expect(cutAt - stoppedAt).toBeGreaterThan(4_000);
+      expect(cutAt - stoppedAt).toBeLessThan(12_000);
+    } finally {
+      clearInterval(trickle);
+      expect(trickled).toBeGreaterThan(0);
+    }
+  }, 30_000);
 
   it("refuses it too when sent chunked, without a content-length", async () => {
     const body = bigBody();

@@ -96,6 +96,39 @@ describe("the original service's root forms, still sent by older clients (PHP, R
   });
 });
 
+describe("Host and forwarded headers that name no host or scheme", () => {
+  const targets = ["/", "/dashboard", "/sign-in", "/api/dashboard/overview", "/api/auth/session"];
+
+  it.each([
+    { Host: "a b" },
+    { Host: "[::1" },
+    { Host: "evil.example/path" },
+    { Host: "user@evil.example" },
+    { Host: "a.example, b.example" },
+    { "X-Forwarded-Host": "a b" },
+    { "X-Forwarded-Host": "evil.example/path, b.example" },
+    { "X-Forwarded-Proto": "a b" },
+    { "X-Forwarded-Proto": "https://x" },
+    { "X-Forwarded-Proto": "ftp" },
+  ] as Record<string, string>[])("%j is a 400 on any page, not a 500", async (headers) => {
+    for (const target of targets) {
+      const answer = await request("GET", target, headers);
+      expect(answer.status, `${JSON.stringify(headers)} ${target}`).toBe(400);
+      expectClean4xx(answer, 400);
+    }
+  });
+
+  it("takes the first of the values a chain of proxies appended: what the browser used", async () => {
+    const headers = { "X-Forwarded-Host": "sharecount.example, internal.example:8080", "X-Forwarded-Proto": "https, http" };
+    for (const target of targets) {
+      const { status } = await request("GET", target, headers);
+      expect(status === 400 || status >= 500, `${target}: ${status}`).toBe(false);
+    }
+    const landing = await request("GET", "/", headers);
+    expect(landing.body).toContain("https://sharecount.example/v1.1/?url=");
+  });
+});
+
 describe("request targets", () => {
   it.each(["OPTIONS", "GET", "POST", "HEAD"])("%s * is a 400 with an error object", async (method) => {
     const answer = await request(method, "*");

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
-import { getRequestListener } from "@hono/node-server";
 import { inject } from "vitest";
 import { Accounts } from "../../lib/accounts/accounts.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
 import { KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
 import { parseEnv, type Env } from "../../lib/env.ts";
+import { apiListener } from "../../service/http/api-listener.ts";
 import { createHttpServer } from "../../service/http/server.ts";
 import { startRuntime, type ServiceRuntime } from "../../service/runtime.ts";
 import type { SandboxKnobs, SandboxStats } from "../../service/sandbox/sandbox.ts";
@@ -68,7 +68,7 @@ export async function startTestService(overrides: Record<string, string> = {}, o
     ...overrides,
   });
   const runtime: ServiceRuntime = await startRuntime(env, options);
-  const server = createHttpServer(getRequestListener(runtime.app.fetch));
+  const server = createHttpServer(apiListener(runtime.app));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const prisma = createPrisma(env.DATABASE_URL);
