@@ -2,7 +2,7 @@ import fs from "node:fs";
 import Papa from "papaparse";
 import type { Page } from "@playwright/test";
 import { E2E_BASE_URL } from "./env";
-import { admin, api, createAccount, expect, setUsedToday, signIn, test, type E2EAccount } from "./fixtures";
+import { admin, api, createAccount, expect, finishedJob, setUsedToday, signIn, test, type BulkAnswer, type E2EAccount } from "./fixtures";
 
 /**
  * Bulk jobs in the dashboard: a file checked in the browser before upload, live progress to complete, the
@@ -19,11 +19,6 @@ interface CountObject {
     share_count: number | null;
     comment_plugin_count: number | null;
   };
-}
-
-interface BulkAnswer {
-  data: Record<string, CountObject> | [];
-  _meta: { urls_completed: number; urls_queued: number; completed: boolean; bulk_id: string };
 }
 
 const uniqueHost = () => `bulk-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.example.com`;
@@ -55,16 +50,6 @@ async function submitJobAs(account: E2EAccount, urls: string[]): Promise<string>
   return ((await response.json()) as { bulk_id: string }).bulk_id;
 }
 
-async function finishedJob(apiKey: string, bulkId: string): Promise<BulkAnswer> {
-  let answer: BulkAnswer | undefined;
-  await expect
-    .poll(async () => {
-      answer = (await api(`/v1.0/bulk?bulk_id=${bulkId}`, apiKey)).body as BulkAnswer;
-      return answer._meta.completed;
-    })
-    .toBe(true);
-  return answer!;
-}
 
 async function readDownload(page: Page, button: string) {
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: button }).click()]);
@@ -122,7 +107,7 @@ test("bulk: a file is checked, submitted, followed to complete, and its results 
   await expect(table.getByRole("cell", { name: valid[0], exact: true })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath("bulk-job.png"), fullPage: true });
 
-  const expected = await finishedJob(account.apiKey, bulkId);
+  const expected = await finishedJob<CountObject>(account.apiKey, bulkId);
   const data = expected.data as Record<string, CountObject>;
   expect(Object.keys(data).sort()).toEqual([...valid].sort());
 
@@ -271,7 +256,7 @@ test("bulk: a 10,000-URL job's results table renders only the rows in view, scro
   await region.evaluate((element) => (element.scrollTop = 0));
   await page.getByRole("button", { name: "Facebook total" }).click();
   await expect(page.getByRole("columnheader", { name: "Facebook total" })).toHaveAttribute("aria-sort", "descending");
-  const expected = (await api(`/v1.0/bulk?bulk_id=${bulkId}`, dedicated.apiKey)).body as BulkAnswer;
+  const expected = (await api(`/v1.0/bulk?bulk_id=${bulkId}`, dedicated.apiKey)).body as BulkAnswer<CountObject>;
   const largest = Math.max(...Object.values(expected.data as Record<string, CountObject>).map((c) => c.Facebook.total_count ?? -1));
   await expect(table.locator("tbody tr").first().locator("td").nth(1)).toHaveText(largest.toLocaleString("en-US"));
 });

@@ -80,6 +80,24 @@ export async function api(path: string, apiKey: string): Promise<{ status: numbe
   return { status: response.status, body: await response.json().catch(() => null) };
 }
 
+/** A bulk job as the API answers it. */
+export interface BulkAnswer<Count = unknown> {
+  data: Record<string, Count> | [];
+  _meta: { urls_completed: number; urls_queued: number; completed: boolean; bulk_id: string };
+}
+
+/** Polls the API until the bulk job is complete, and answers the job then. */
+export async function finishedJob<Count = unknown>(apiKey: string, bulkId: string): Promise<BulkAnswer<Count>> {
+  let answer: BulkAnswer<Count> | undefined;
+  await expect
+    .poll(async () => {
+      answer = (await api(`/v1.0/bulk?bulk_id=${bulkId}`, apiKey)).body as BulkAnswer<Count>;
+      return answer._meta.completed;
+    })
+    .toBe(true);
+  return answer!;
+}
+
 /** A server action's POST as the browser sent it: replayed with other field values, many at once. */
 export interface CapturedAction {
   path: string;

@@ -1,7 +1,7 @@
 import { build } from "esbuild";
 import { UrlListReader, type LineVerdict } from "../lib/bulk/url-list";
 import { E2E_BASE_URL } from "./env";
-import { api, expect, test } from "./fixtures";
+import { expect, finishedJob, test } from "./fixtures";
 import { urlCorpus } from "./url-corpus";
 
 /**
@@ -10,24 +10,9 @@ import { urlCorpus } from "./url-corpus";
  * raw to the API, and uploaded through the dashboard, and all of them must agree line by line.
  */
 
-interface BulkAnswer {
-  data: Record<string, unknown> | [];
-  _meta: { completed: boolean; urls_queued: number };
-}
-
 /** What a verdict says about a line: accepted (and counted as what), or which kind of refusal. */
 const describeVerdict = (verdict: LineVerdict) => (verdict.kind === "accepted" ? `accepted as ${verdict.countUrl}` : verdict.kind);
 
-async function jobUrls(apiKey: string, bulkId: string): Promise<string[]> {
-  let answer: BulkAnswer | undefined;
-  await expect
-    .poll(async () => {
-      answer = (await api(`/v1.0/bulk?bulk_id=${bulkId}`, apiKey)).body as BulkAnswer;
-      return answer._meta.completed;
-    })
-    .toBe(true);
-  return Object.keys(answer!.data);
-}
 
 test("the dashboard's pre-check and the API read a corpus of over 500 tricky lines the same way", async ({ signedIn: page, account }) => {
   test.setTimeout(120_000);
@@ -60,7 +45,7 @@ test("the dashboard's pre-check and the API read a corpus of over 500 tricky lin
     const body = (await response.json()) as { count: number; bulk_id: string };
     expect(response.status).toBe(200);
     expect(body.count).toBe(accepted.length);
-    expect((await jobUrls(account.apiKey, body.bulk_id)).sort()).toEqual([...accepted].sort());
+    expect(Object.keys((await finishedJob(account.apiKey, body.bulk_id)).data).sort()).toEqual([...accepted].sort());
   });
 
   await test.step("the bulk page counts them, and the job it starts holds exactly them", async () => {
@@ -72,7 +57,7 @@ test("the dashboard's pre-check and the API read a corpus of over 500 tricky lin
     await page.getByRole("button", { name: `Start job with ${accepted.length} URLs` }).click();
     await expect(page).toHaveURL(/\/dashboard\/bulk\/[0-9a-f]{40}$/);
     const bulkId = new URL(page.url()).pathname.split("/").at(-1)!;
-    expect((await jobUrls(account.apiKey, bulkId)).sort()).toEqual([...accepted].sort());
+    expect(Object.keys((await finishedJob(account.apiKey, bulkId)).data).sort()).toEqual([...accepted].sort());
     await expect(page.getByTestId("bulk-progress-text")).toHaveText(`${accepted.length} of ${accepted.length} URLs counted`);
   });
 });

@@ -54,11 +54,13 @@ export function refusal(req: Pick<http.IncomingMessage, "method" | "url" | "head
   if (forwarded) return forwarded;
   const method = req.method ?? "GET";
   if (method === "GET" || method === "HEAD") return null;
-  // As Next.js will resolve it: `/api/dashboard/../x` is a page.
+  // As Next.js will resolve it: `/api/dashboard/../x` is a page. Next.js also decodes escapes before it routes
+  // (`/api/dashboard/..%2fx` is a page too), so only a path without any is taken at its word.
   const path = URL.parse(req.url ?? "/", "http://sharecount.invalid")?.pathname ?? "/";
-  if (path.startsWith("/api/dashboard/")) return null;
+  const plain = !path.includes("%");
+  if (plain && path.startsWith("/api/dashboard/")) return null;
   // Everything else that is not Auth.js's is a server action (pages answer no other POST).
-  const serverAction = !path.startsWith("/api/auth/");
+  const serverAction = !(plain && path.startsWith("/api/auth/"));
   if (serverAction && !isSameOrigin(header, publicOrigin)) {
     return { status: 403, error: "cross_site", message: "Cross-site requests are refused." };
   }

@@ -180,8 +180,17 @@ describe("dashboard mutations with a forged Origin", () => {
     }
   });
 
-  it("a server action reached through dot segments is checked like any other", async () => {
-    for (const target of ["/api/dashboard/../sign-in", "/api/dashboard/%2e%2e/sign-in", "/api/auth/../../sign-in"]) {
+  it("a server action reached through dot segments or escaped slashes is checked like any other", async () => {
+    const targets = [
+      "/api/dashboard/../sign-in",
+      "/api/dashboard/%2e%2e/sign-in",
+      "/api/auth/../../sign-in",
+      "/api/dashboard/..%2f..%2fsign-in",
+      "/api/dashboard/..%2Fdashboard",
+      "/api/dashboard/..%5c..%5csign-in",
+      "/api/auth/..%2f..%2fsign-in",
+    ];
+    for (const target of targets) {
       const answer = await request("POST", target, { Origin: "https://evil.example", "Next-Action": "0".repeat(42), "Content-Type": "text/plain;charset=UTF-8" }, {
         chunk: Buffer.from('["x"]'),
         times: 1,
