@@ -100,6 +100,58 @@ describe("bulk bodies read as they arrive", () => {
     expect((error as ApiError).message).toMatch(message);
   });
 
+  describe("JSON whose one token, or white space, runs on is invalid_body once past 64 KiB, not gathered whole", () => {
+    const MiB = 1 << 20;
+    /** Reads until the error, counting the bytes taken from the stream by then. */
+    async function readUntilRefused(body: string) {
+      let taken = 0;
+      const bytes = new TextEncoder().encode(body);
+      const counted = async function* () {
+        for await (const chunk of stream(bytes, [4096])) {
+          taken += chunk.length;
+          yield chunk;
+        }
+      };
+      const error = await (async () => {
+        for await (const batch of bulkBodyEvents(counted(), "application/json", 1 << 26)) batch.length = 0;
+      })().catch((e: unknown) => e);
+      return { error: error as ApiError, taken };
+    }
+
+    it.each([
+      ["a number", `{"x": ${"1".repeat(MiB)}, "urls": []}`],
+      ["a string of escapes", `{"x": "${"\\u0041".repeat(MiB / 6)}", "urls": []}`],
+      ["a string of escaped backslashes", `{"x": "${"\\\\".repeat(MiB / 2)}", "urls": []}`],
+      ["an apikey", `{"urls": [], "apikey": "${"a".repeat(MiB)}"}`],
+      ["a member name", `{"${"k".repeat(MiB)}": 1, "urls": []}`],
+      ["a URL in the list", `{"urls": ["https://a.com/${"a".repeat(MiB)}"]}`],
+      ["white space", `{${" ".repeat(MiB)}"urls": []}`],
+    ])("%s", async (_, body) => {
+      const { error, taken } = await readUntilRefused(body);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error.type).toBe("invalid_body");
+      expect(error.message).toMatch(/64 KiB/);
+      expect(taken).toBeLessThan(96 * 1024);
+    });
+
+    it("except urls as one string of lines, up to 4 MiB", async () => {
+      const lines = Array.from({ length: 50_000 }, (_, i) => `https://example.com/${i}`);
+      const text = lines.join("\n");
+      expect(text.length).toBeGreaterThan(MiB);
+      expect((await read(JSON.stringify({ urls: text, apikey: "K" }), "application/json", [4096])).lines).toEqual(lines);
+      const { error, taken } = await readUntilRefused(JSON.stringify({ urls: `${text}\n`.repeat(5) }));
+      expect(error.type).toBe("invalid_body");
+      expect(error.message).toMatch(/4 MiB/);
+      expect(taken).toBeLessThan(4 * MiB + 96 * 1024);
+    });
+  });
+
+  it("a plain body of nothing but line breaks makes no events at all", async () => {
+    const events: BodyEvent[] = [];
+    for await (const batch of bulkBodyEvents(stream(new Uint8Array(1 << 20).fill(13), [65536]), "text/plain", 1 << 24)) events.push(...batch);
+    expect(events).toEqual([]);
+  });
+
   it("a multipart body cut short, or without a boundary, is invalid_body", async () => {
     const form = new FormData();
     form.append("urls", `${A}\n`);

@@ -98,16 +98,20 @@ export async function* bulkBodyEvents(chunks: AsyncIterable<Uint8Array>, content
   yield* expand(out);
 }
 
-/** Text split into lines (LF, CRLF or CR). An over-long line is cut (it is invalid either way). */
+/**
+ * Text split into lines (LF, CRLF or CR). An over-long line is cut (it is invalid either way); empty lines are
+ * passed over here (a run of line breaks is one split), where a body of nothing but line breaks would
+ * otherwise make an event of every byte.
+ */
 class LineSplitter {
   private readonly decoder = new TextDecoder();
   private pending = "";
 
   pushText(text: string, out: BodyEvent[]): void {
-    const parts = (this.pending + text).split(/\r\n|\r|\n/);
+    const parts = (this.pending + text).split(/[\r\n]+/);
     this.pending = parts.pop()!;
     if (this.pending.length > MAX_LINE) this.pending = this.pending.slice(0, MAX_LINE);
-    for (const line of parts) out.push({ kind: "line", value: line.length > MAX_LINE ? line.slice(0, MAX_LINE) : line });
+    for (const line of parts) if (line) out.push({ kind: "line", value: line.length > MAX_LINE ? line.slice(0, MAX_LINE) : line });
   }
 
   pushBytes(chunk: Uint8Array, out: BodyEvent[]): void {
@@ -299,32 +303,55 @@ function multipartParser(contentType: string): BodyParser {
   };
 }
 
+/** The longest run of bytes a JSON body may spend on one token, or on white space between two. */
+const MAX_JSON_RUN = 64 * 1024;
+/** …except the root's `urls` as one string of lines: 10,000 URLs of 400 characters. */
+const MAX_JSON_URLS_STRING = 4 * 1024 * 1024;
+const JSON_FORM = 'JSON of the form {"urls": ["https://…", …]}';
+
 /**
  * JSON `{"urls": ["…", …] | "…\n…", "apikey": "…"}`, tokenized as it arrives (the array's URLs are not kept
- * once read) and checked against that shape; other members are allowed and ignored.
+ * once read) and checked against that shape; other members are allowed and ignored. The tokenizer gathers a
+ * token whole before handing it over, so no token (nor white space) may run past MAX_JSON_RUN bytes: a number
+ * or string megabytes long would otherwise be gathered a character at a time.
  */
 function jsonParser(): BodyParser {
-  const tokenizer = new Tokenizer();
+  const tokenizer = new Tokenizer({ emitPartialTokens: true });
   const shape = new JsonShape();
   let pending: BodyEvent[] = [];
-  tokenizer.onToken = ({ token, value }) => shape.token(token, value, pending);
+  let fed = 0;
+  // Where the token being gathered (or the last one) starts, and whether it is (or was) the root's `urls` string.
+  let tokenAt = 0;
+  let urlsString = false;
+  tokenizer.onToken = ({ token, value, offset, partial }) => {
+    tokenAt = offset;
+    urlsString = token === T.STRING && shape.expectsUrls;
+    // A partial token only says how far it has come (the tokenizer ignores what is thrown from those calls).
+    if (!partial) shape.token(token, value, pending);
+  };
   // The tokenizer hands errors thrown by onToken (the shape's) here too.
   tokenizer.onError = (error) => {
-    throw error instanceof ApiError ? error : invalidBody('JSON of the form {"urls": ["https://…", …]}');
+    throw error instanceof ApiError ? error : invalidBody(JSON_FORM);
   };
   const run = (action: () => void, out: BodyEvent[]) => {
     try {
       action();
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      throw invalidBody('JSON of the form {"urls": ["https://…", …]}');
+      throw invalidBody(JSON_FORM);
     } finally {
       out.push(...pending);
       pending = [];
     }
   };
   return {
-    push: (chunk, out) => run(() => tokenizer.write(chunk), out),
+    push: (chunk, out) =>
+      run(() => {
+        fed += chunk.byteLength;
+        tokenizer.write(chunk);
+        const limit = MAX_JSON_RUN + (urlsString || shape.expectsUrls ? MAX_JSON_URLS_STRING : 0);
+        if (fed - tokenAt > limit) throw invalidBody(`JSON whose strings and numbers (and the spaces between them) run at most ${MAX_JSON_RUN / 1024} KiB, and "urls" as one string at most ${MAX_JSON_URLS_STRING / 1048576} MiB`);
+      }, out),
     async end(out) {
       run(() => {
         if (!tokenizer.isEnded) tokenizer.end();
@@ -346,6 +373,12 @@ class JsonShape {
   private readonly stack: { kind: "object" | "array"; expect: "key" | "colon" | "value" | "next"; key?: string; empty: boolean }[] = [];
   private done = false;
   private sawUrls = false;
+
+  /** The next value is the root's `urls`. */
+  get expectsUrls(): boolean {
+    const top = this.stack[0];
+    return this.stack.length === 1 && top!.expect === "value" && top!.key === "urls";
+  }
 
   token(type: number, value: unknown, out: BodyEvent[]): void {
     if (this.done) throw invalidBody("JSON (there is more after the document)");

@@ -71,7 +71,8 @@ export default function UsageChart({
         stroke={QUOTA_COLOR}
         strokeWidth={2}
         strokeDasharray="6 4"
-        dot={false}
+        // A line needs two days; an account's first day gets a point instead.
+        dot={usage.length === 1 ? { r: 4, fill: QUOTA_COLOR } : false}
         isAnimationActive={false}
       />
     </ComposedChart>

@@ -175,7 +175,8 @@ function FirstRequest({ origin, apiKeyMask }: { origin: string; apiKeyMask: stri
   const key = revealed ?? apiKeyMask ?? "YOUR_API_KEY";
   return (
     <div className="mx-auto mt-4 max-w-2xl text-left">
-      <pre className="overflow-x-auto rounded-md bg-slate-900 px-3 py-2 text-sm text-slate-100" data-testid="first-request">
+      {/* Wrapped, not scrolled: on a phone the key is at the end of the line. */}
+      <pre className="whitespace-pre-wrap break-all rounded-md bg-slate-900 px-3 py-2 text-sm text-slate-100" data-testid="first-request">
         <code>{exampleQuery(origin, key)}</code>
       </pre>
       {apiKeyMask && (
