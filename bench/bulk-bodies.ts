@@ -4,6 +4,9 @@
  * GET /v1.0/status one request after another. Prints the probe's slowest answers and how much the server
  * process's RSS grew. Targets: every status answer within 100 ms; RSS growth under 50 MB.
  *
+ * BENCH_SHAPES=<regular expression> measures only the shapes it matches; BENCH_NODE_ARGS adds flags to the server's
+ * node (`--trace-gc`, `--cpu-prof`).
+ *
  * BENCH_SERVICE_ROOT runs server.ts from another checkout (with its own node_modules), to measure a
  * version from before a change with the same load.
  */
@@ -261,7 +264,9 @@ async function main(): Promise<number> {
   const port = await freePort();
   log(`starting server.ts from ${SERVICE_ROOT} on port ${port}`);
   // node itself (not the tsx command, which runs the script in a second process): its RSS is the server's.
-  const service = startChild("service", process.execPath, ["--import", "tsx", path.join(SERVICE_ROOT, "server.ts")], {
+  // BENCH_NODE_ARGS passes flags Node refuses in NODE_OPTIONS (`--trace-gc`, `--cpu-prof`), to see where a stall comes from.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const service = startChild("service", process.execPath, [...nodeArgs, "--import", "tsx", path.join(SERVICE_ROOT, "server.ts")], {
     PORT: String(port),
     HOST: "127.0.0.1",
     DATABASE_URL: databaseUrl,
@@ -275,7 +280,6 @@ async function main(): Promise<number> {
   for (const warm of ["/sign-in", "/v1.0/status", `/v1.0/quota?apikey=${key}`]) await (await fetch(`http://127.0.0.1:${port}${warm}`)).arrayBuffer();
 
   const results: ShapeResult[] = [];
-  // BENCH_SHAPES=<regular expression> measures only the shapes whose names match it.
   const only = process.env.BENCH_SHAPES ? new RegExp(process.env.BENCH_SHAPES, "i") : null;
   for (const shape of SHAPES.filter((s) => !only || only.test(s.name))) results.push(await measure(port, service.process.pid!, shape, key));
   await stopChild(service);

@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { emailAddress, MAX_EMAIL_LENGTH } from "@/lib/accounts/accounts";
+import { emailAddress, MAX_EMAIL_LENGTH } from "@/lib/accounts/email-address";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { signInWithPassword } from "@/lib/auth/password";
 import { signUpWithPassword } from "@/lib/auth/sign-up";

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { hash as argon2Hash } from "@node-rs/argon2";
-import { z } from "zod";
 import type { PrismaClient } from "../db/prisma.ts";
 import type { QuotaClock } from "../quota/clock.ts";
 import { normalizeWhitelistEntry } from "../whitelist/domains.ts";
 import type { KeyVault } from "../security/secrets.ts";
 import { generateApiKey, hashApiKey } from "./api-key.ts";
+import { emailAddress, normalizeEmail } from "./email-address.ts";
 
 /** An error the caller made (unknown account, bad plan, bad domain): shown to the operator or user as is. */
 export class AccountError extends Error {
@@ -155,24 +155,6 @@ export class Accounts {
     };
   }
 }
-
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-/** The longest address SMTP can deliver to (RFC 5321 path limit less its brackets). */
-export const MAX_EMAIL_LENGTH = 254;
-
-/**
- * An account's email as typed: trimmed and lowercased, bounded, of the form name@domain.tld with no spaces,
- * control or invisible formatting characters. International names and domains (josé@bücher.de) are addresses.
- */
-export const emailAddress = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(MAX_EMAIL_LENGTH, `An email address has at most ${MAX_EMAIL_LENGTH} characters.`)
-  .refine((email) => !/[\p{Cc}\p{Cf}]/u.test(email) && /^[^\s@]+@[^\s@]+\.[^\s@]+$/u.test(email), "Enter a valid email address.");
 
 /** Prisma's unique-constraint error (P2002), on either database. */
 function isUniqueViolation(error: unknown): boolean {

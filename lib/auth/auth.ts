@@ -30,6 +30,12 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     session: { strategy: "database", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 24 * 3600 },
     pages: { signIn: "/sign-in", error: "/sign-in" },
     callbacks: {
+      // Where Auth.js sends the browser after signing in or out (a posted callbackUrl): a path on this site or a
+      // URL of this origin, and home otherwise. Auth.js's own version throws on one that is no URL, a 500.
+      redirect({ url, baseUrl }) {
+        if (url.startsWith("/") && !url.startsWith("//") && !url.includes("\\")) return `${baseUrl}${url}`;
+        return URL.parse(url)?.origin === baseUrl ? url : baseUrl;
+      },
       // What GET /api/auth/session answers any script on the page: Auth.js hands over the whole session and
       // account rows (session token, password hash, the key's hash and encrypted copy), so pick what a
       // browser may know. The server finds the account from the session row itself (current-account.ts).

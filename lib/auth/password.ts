@@ -4,7 +4,7 @@ import { verify as argon2Verify } from "@node-rs/argon2";
 import { cookies, headers } from "next/headers";
 import { CLIENT_IP_HEADER, limitKeyOf } from "./client-ip.ts";
 import { giveBack, rateLimiter, retryMinutes, takeFromLimits } from "./rate-limit.ts";
-import { normalizeEmail } from "../accounts/accounts.ts";
+import { normalizeEmail } from "../accounts/email-address.ts";
 import { dashboard } from "../dashboard/context.ts";
 import { sharecountAdapter } from "./adapter.ts";
 import { SESSION_MAX_AGE_SECONDS } from "./auth.ts";

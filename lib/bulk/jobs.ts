@@ -44,6 +44,12 @@ export async function bulkOverview(accountId: string): Promise<BulkOverview> {
   };
 }
 
+/** The most URLs a job of this plan may hold (0: the plan has no bulk jobs). */
+export async function planBatchLimit(plan: string): Promise<number> {
+  const row = await dashboard().prisma.plan.findUnique({ where: { name: plan }, select: { bulkBatchLimit: true } });
+  return row?.bulkBatchLimit ?? 0;
+}
+
 /** One of this account's jobs, or null (another account's job is as unknown as a missing one). */
 export async function findBulkJob(accountId: string, id: string): Promise<BulkJobSummary | null> {
   const job = await dashboard().prisma.bulkJob.findFirst({ where: { id, accountId } });

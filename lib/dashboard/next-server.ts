@@ -1,8 +1,9 @@
-import type http from "node:http";
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import { authUrlFor, type Env } from "../env.ts";
+import { dropInvalidCallbackUrlCookie } from "../auth/callback-url.ts";
 import { CLIENT_IP_HEADER, clientAddressResolver } from "../auth/client-ip.ts";
 import { REQUEST_PATH_HEADER, requestedPath } from "../auth/next-path.ts";
 import { refusal } from "./request-guard.ts";
@@ -15,7 +16,9 @@ export async function dashboardListener(env: Env, port: number): Promise<http.Re
   // Auth.js builds every URL it sends out (sign-in providers' redirect URIs, its own redirects) from AUTH_URL;
   // otherwise from the listening address or whatever Host a request claims.
   if (env.SHARECOUNT_PUBLIC_URL) process.env.AUTH_URL = authUrlFor(env.SHARECOUNT_PUBLIC_URL);
-  const dashboard = next({ dev: false, dir: root, hostname: env.HOST, port });
+  // Next.js listens for WebSocket upgrades (its development reloads) on the server of the first request it sees;
+  // the HTTP server answers upgrades itself, so Next.js is handed one that never listens.
+  const dashboard = next({ dev: false, dir: root, hostname: env.HOST, port, httpServer: http.createServer() });
   await dashboard.prepare();
   const handle = dashboard.getRequestHandler();
   const clientAddress = clientAddressResolver(env.TRUSTED_PROXIES);
@@ -29,6 +32,7 @@ export async function dashboardListener(env: Env, port: number): Promise<http.Re
       res.end(JSON.stringify({ error: refused.error, message: refused.message }));
       return;
     }
+    dropInvalidCallbackUrlCookie(req.headers);
     // Sign-in rate limits key on the client's address: from the socket (or what trusted proxies say of it),
     // never from what the client sends.
     req.headers[CLIENT_IP_HEADER] = clientAddress(req);

@@ -1,4 +1,6 @@
 import type http from "node:http";
+import { isCallbackUrl } from "../auth/callback-url.ts";
+import { isHostHeader } from "../urls/host-header.ts";
 import { isSameOrigin } from "./same-origin.ts";
 
 /**
@@ -18,12 +20,6 @@ export interface Refusal {
   message: string;
 }
 
-/** A Host (or X-Forwarded-Host) that URLs can be built from: a host and an optional port, nothing more. */
-function isHost(value: string): boolean {
-  const url = URL.parse(`http://${value}/`);
-  return url !== null && url.pathname === "/" && !url.username && !url.password && !url.search && !url.hash && !/\s/.test(value);
-}
-
 /**
  * Auth.js and the pages build URLs from the Host and the forwarded host and scheme, and fail on one that is none.
  * A chain of proxies appends to the forwarded ones (`https, http`): the first is what the browser used, and it is
@@ -34,9 +30,10 @@ export function forwardedRefusal(headers: http.IncomingHttpHeaders): Refusal | n
     const value = headers[name];
     if (typeof value === "string") headers[name] = value.split(",")[0]!.trim();
   }
-  for (const name of ["host", "x-forwarded-host"]) {
-    const value = headers[name];
-    if (typeof value === "string" && !isHost(value)) return { status: 400, error: "bad_request", message: `The ${name} header is not a host name.` };
+  // Host itself is checked by the HTTP server, for every request.
+  const forwardedHost = headers["x-forwarded-host"];
+  if (typeof forwardedHost === "string" && !isHostHeader(forwardedHost)) {
+    return { status: 400, error: "bad_request", message: "The x-forwarded-host header is not a host name." };
   }
   const proto = headers["x-forwarded-proto"];
   if (typeof proto === "string" && proto !== "http" && proto !== "https") {
@@ -52,11 +49,16 @@ export function refusal(req: Pick<http.IncomingMessage, "method" | "url" | "head
   };
   const forwarded = forwardedRefusal(req.headers);
   if (forwarded) return forwarded;
+  const url = URL.parse(req.url ?? "/", "http://sharecount.invalid");
+  const callbackUrl = url?.searchParams.get("callbackUrl");
+  if (url?.pathname.startsWith("/api/auth/") && callbackUrl && !isCallbackUrl(callbackUrl)) {
+    return { status: 400, error: "bad_request", message: "callbackUrl must be a path on this site or an http(s) URL." };
+  }
   const method = req.method ?? "GET";
   if (method === "GET" || method === "HEAD") return null;
   // As Next.js will resolve it: `/api/dashboard/../x` is a page. Next.js also decodes escapes before it routes
   // (`/api/dashboard/..%2fx` is a page too), so only a path without any is taken at its word.
-  const path = URL.parse(req.url ?? "/", "http://sharecount.invalid")?.pathname ?? "/";
+  const path = url?.pathname ?? "/";
   const plain = !path.includes("%");
   if (plain && path.startsWith("/api/dashboard/")) return null;
   // Everything else that is not Auth.js's is a server action (pages answer no other POST).

@@ -80,7 +80,12 @@ async function readJson(request: Request, maxBytes: number): Promise<unknown> {
 }
 
 /** What a dashboard route's JSON body may weigh unless the route says otherwise. */
-const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+async function bodyLimit(limit: RouteOptions<z.ZodTypeAny>["maxBodyBytes"], account: CurrentAccount): Promise<number> {
+  if (limit === undefined) return DEFAULT_MAX_BODY_BYTES;
+  return typeof limit === "number" ? limit : limit(account);
+}
 
 export interface RouteContext<I> {
   account: CurrentAccount;
@@ -93,8 +98,8 @@ export interface RouteContext<I> {
 interface RouteOptions<S extends z.ZodTypeAny> {
   /** Parsed from the query string and route params (GET, DELETE) or the JSON body and params (POST, PUT). */
   input?: S;
-  /** The largest JSON body accepted (413 above); 64 KiB unless set. */
-  maxBodyBytes?: number;
+  /** The largest JSON body accepted (413 above), or how to tell it from the account; 64 KiB unless set. */
+  maxBodyBytes?: number | ((account: CurrentAccount) => Promise<number>);
 }
 
 /**
@@ -117,7 +122,7 @@ export function dashboardRoute<S extends z.ZodTypeAny = z.ZodUndefined>(
         const raw =
           request.method === "GET" || request.method === "DELETE"
             ? Object.fromEntries(new URL(request.url).searchParams)
-            : await readJson(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+            : await readJson(request, await bodyLimit(options.maxBodyBytes, account));
         input = options.input.parse({ ...(raw as object), ...params });
       }
       const api = async () => {

@@ -154,6 +154,11 @@ describe("parseCountUrl: only public hosts", () => {
     "http://[::]/",
     "http://[ff02::1]/",
     "http://[::ffff:10.0.0.1]/",
+    // IPv6 outside the global unicast block 2000::/3, which nothing routes.
+    "http://[4000::1]/",
+    "http://[::2]/",
+    "http://[100::1]/",
+    "http://[2001:db8::1]/",
     // Special-use names.
     "http://localhost/",
     "http://localhost./",
@@ -163,6 +168,11 @@ describe("parseCountUrl: only public hosts", () => {
     "http://router.home.arpa/",
     "http://db.internal/",
     "http://a.b.test/",
+    "http://www.example/",
+    "http://duckduckgogg42xjoc72x3sjasowoarfbgcmvfimaftt6twagswzczad.onion/",
+    "http://service.alt/",
+    "http://1.0.0.127.in-addr.arpa/",
+    "http://arpa/",
     // What a browser's parser keeps where Node's refuses: a space or other escapes in the host.
     "https://exa mple.com/x",
     "https://exa%20mple.com/x",

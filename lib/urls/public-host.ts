@@ -17,8 +17,12 @@ import { toUnicode } from "tr46";
 
 export type HostVerdict = { ok: true } | { ok: false; reason: string };
 
-/** RFC 6761 (localhost, invalid, test), RFC 6762 (local), RFC 8375 (home.arpa), ICANN's internal, and localdomain. */
-const SPECIAL_USE = ["localhost", "local", "localdomain", "internal", "home.arpa", "invalid", "test"];
+/**
+ * RFC 6761 (localhost, invalid, test, example: the name `example`, not example.com, which resolves), RFC 6762
+ * (local), RFC 7686 (onion), RFC 9476 (alt), all of arpa (home.arpa of RFC 8375, and the reverse-lookup zones),
+ * ICANN's internal, and localdomain.
+ */
+const SPECIAL_USE = ["localhost", "local", "localdomain", "internal", "arpa", "invalid", "test", "example", "onion", "alt"];
 
 const LABEL = /^[a-z0-9_-]{1,63}$/;
 const MAX_HOST_LENGTH = 253;
@@ -30,14 +34,14 @@ const IDNA = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3
 
 const NOT_PUBLIC = "the URL must name a public host (such as example.com), not localhost, a private network or a loopback, link-local or reserved address";
 
-/** The deprecated IPv4-compatible addresses (`::127.0.0.1`), which ipaddr.js counts as unicast. */
-const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
+/** IPv6's global unicast block: ipaddr.js counts the unassigned rest (`4000::1`, `::127.0.0.1`) as unicast too. */
+const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3");
 
 function publicIp(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
   if (address.kind() === "ipv6") {
     const v6 = address as ipaddr.IPv6;
     if (v6.isIPv4MappedAddress()) return publicIp(v6.toIPv4Address());
-    if (v6.match(IPV4_COMPATIBLE)) return false;
+    if (!v6.match(IPV6_GLOBAL_UNICAST)) return false;
   }
   return address.range() === "unicast";
 }

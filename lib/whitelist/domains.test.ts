@@ -59,6 +59,10 @@ describe("normalizeWhitelistEntry", () => {
     ["app.localhost"],
     ["printer.local"],
     ["*.home.arpa"],
+    ["*.in-addr.arpa"],
+    ["hidden.onion"],
+    ["www.example"],
+    ["[4000::1]"],
     ["*.internal"],
   ])("refuses %j with a reason", (input) => {
     const result = normalizeWhitelistEntry(input);

@@ -216,6 +216,58 @@ describe("bytes that are not UTF-8", () => {
   });
 });
 
+describe("requests this server does not serve", () => {
+  /** The status and error object of a raw request's answer; the connection must close or stay usable, not hang. */
+  async function rawError(bytes: string) {
+    const answer = await rawRequest(Buffer.from(bytes, "latin1"));
+    const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+    expect(answer).toMatch(/content-type: application\/json/i);
+    return { status, body: JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as { Error: string; Type: string } };
+  }
+
+  it.each([
+    ["a WebSocket upgrade", `GET /v1.0/status HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`, 400],
+    ["an h2c upgrade", `GET / HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n`, 400],
+    ["CONNECT", `CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`, 405],
+    ["an Expect other than 100-continue", `POST /v1.0/bulk HTTP/1.1\r\nHost: localhost\r\nExpect: foo\r\nContent-Length: 3\r\nConnection: close\r\n\r\n`, 417],
+    ["HTTP/1.1 without a Host", `GET /v1.0/status HTTP/1.1\r\nConnection: close\r\n\r\n`, 400],
+    ["a Host that is no host", `GET /v1.0/status HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n`, 400],
+    ["a Host with a path", `GET /v1.0/status HTTP/1.1\r\nHost: evil.example/x\r\nConnection: close\r\n\r\n`, 400],
+    ["a backslash in the path", `GET /\\evil.example/v1.0/status HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`, 400],
+    ["a backslash in an API path", `GET /v1.0\\status HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`, 400],
+  ])("%s gets a JSON error and the connection is released", async (_name, bytes, status) => {
+    const answer = await rawError(bytes);
+    expect(answer.status).toBe(status);
+    expect(answer.body).toEqual({ Error: expect.any(String), Type: expect.any(String) });
+    await expectUp();
+  });
+
+  it("serves HTTP/1.0 without a Host (it has none) as a request to this server", async () => {
+    const answer = await rawRequest(Buffer.from(`GET /v1.0/status HTTP/1.0\r\n\r\n`));
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({ status: "up" });
+  });
+
+  it("answers a client that half-closes its side after the request, and charges it for what it reads", async () => {
+    const account = await svc.account("free");
+    const before = (await (await svc.get(`/v1.0/quota?apikey=${account.apiKey}`)).json()) as { quota_used_today: number };
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(port(), "127.0.0.1", () => {
+        socket.end(`GET /v1.1/?url=${encodeURIComponent(freshUrl())}&apikey=${account.apiKey} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+      });
+      const chunks: Buffer[] = [];
+      socket.setTimeout(10_000, () => socket.destroy(new Error("no answer from the server")));
+      socket.on("data", (c: Buffer) => chunks.push(c));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toHaveProperty("Facebook");
+    const after = (await (await svc.get(`/v1.0/quota?apikey=${account.apiKey}`)).json()) as { quota_used_today: number };
+    expect(after.quota_used_today).toBe(before.quota_used_today + 1);
+  });
+});
+
 describe("bulk bodies", () => {
   const bigBody = () => {
     const line = `https://example.com/${"y".repeat(1000)}\n`;

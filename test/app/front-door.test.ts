@@ -20,10 +20,14 @@ let sessionCookie: string;
 beforeAll(async () => {
   await ensureDashboardBuild();
   app = await startApp();
+  ({ apiKey, cookie: sessionCookie } = await signedInAccount("odd@example.com", "business"));
+}, 300_000);
+afterAll(() => app?.close());
+
+/** A signed-in browser's session cookie, stored as password sign-in stores it (the SHA-256 of the cookie's token). */
+async function signedInAccount(email: string, plan: string): Promise<{ apiKey: string; cookie: string }> {
   const databaseUrl = `file:${path.join(app.dataDir, "app.db")}`;
-  const email = "odd@example.com";
-  apiKey = (await runAdmin(databaseUrl, ["account:create", "--email", email, "--plan", "business"])).json.apikey as string;
-  // A signed-in browser's session, as password sign-in stores it (the SHA-256 of the cookie's token).
+  const apiKey = (await runAdmin(databaseUrl, ["account:create", "--email", email, "--plan", plan])).json.apikey as string;
   const token = randomBytes(32).toString("hex");
   const db = new Database(path.join(app.dataDir, "app.db"));
   try {
@@ -40,9 +44,8 @@ beforeAll(async () => {
   } finally {
     db.close();
   }
-  sessionCookie = `authjs.session-token=${token}`;
-}, 300_000);
-afterAll(() => app?.close());
+  return { apiKey, cookie: `authjs.session-token=${token}` };
+}
 
 /** One request with its target sent verbatim (`*`, `http://host/path`), optionally a body streamed in chunks. */
 const request = (method: string, target: string, headers: Record<string, string> = {}, body?: StreamedBody) =>
@@ -129,6 +132,40 @@ describe("Host and forwarded headers that name no host or scheme", () => {
   });
 });
 
+describe("Auth.js's callback-url cookie, which the client writes", () => {
+  it.each(["%", "not a url", "http://[", "//evil.example/", "https://evil.example/x"])("%j never makes an auth route fail or leave the site", async (value) => {
+    for (const cookie of [`authjs.callback-url=${encodeURIComponent(value)}`, `authjs.callback-url=${encodeURIComponent(value)}; ${sessionCookie}`]) {
+      for (const target of ["/api/auth/session", "/api/auth/providers", "/api/auth/csrf", "/api/auth/signin"]) {
+        const answer = await request("GET", target, { Cookie: cookie });
+        expect(answer.status, `${target} with ${cookie}`).toBeLessThan(400);
+        const written = answer.headers["set-cookie"] ?? "";
+        expect(written, target).not.toContain("evil.example");
+        if (answer.headers.location) expect(new URL(answer.headers.location, app.url).host, target).toBe(`127.0.0.1:${app.port}`);
+      }
+    }
+    const session = await request("GET", "/api/auth/session", { Cookie: `authjs.callback-url=${encodeURIComponent(value)}; ${sessionCookie}` });
+    expect(JSON.parse(session.body)).toMatchObject({ user: { email: "odd@example.com" } });
+  });
+
+  it.each(["%", "not a url", "javascript:alert(1)"])("a callbackUrl parameter %j is a 400, not a 500", async (value) => {
+    for (const target of ["/api/auth/signin", "/api/auth/signout", "/api/auth/session"]) {
+      expectClean4xx(await request("GET", `${target}?callbackUrl=${encodeURIComponent(value)}`), 400);
+    }
+  });
+
+  it("a posted callbackUrl that is no URL sends the browser home, not a 500", async () => {
+    const csrf = await request("GET", "/api/auth/csrf");
+    const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
+    const cookie = (csrf.headers["set-cookie"] ?? "").split(/,(?=\s*[\w-]+=)/).map((c) => c.split(";")[0]).join("; ");
+    const body = Buffer.from(new URLSearchParams({ csrfToken, callbackUrl: "not a url" }).toString());
+    const answer = await request("POST", "/api/auth/signout", { Cookie: `${cookie}`, "Content-Type": "application/x-www-form-urlencoded", Origin: app.url }, { chunk: body, times: 1 });
+    expect(answer.status).toBe(302);
+    // Home, on the address Auth.js takes for this server (without SHARECOUNT_PUBLIC_URL, it names loopback `localhost`).
+    const home = new URL(answer.headers.location!, app.url);
+    expect([home.hostname, home.port, home.pathname]).toEqual([expect.stringMatching(/^(127\.0\.0\.1|localhost)$/), String(app.port), "/"]);
+  });
+});
+
 describe("request targets", () => {
   it.each(["OPTIONS", "GET", "POST", "HEAD"])("%s * is a 400 with an error object", async (method) => {
     const answer = await request(method, "*");
@@ -158,6 +195,16 @@ describe("request targets", () => {
       expect(answer.status, target).toBeLessThan(500);
       const location = answer.headers.location;
       if (location) expect(new URL(location, app.url).host, `${target} → ${location}`).toBe(`127.0.0.1:${app.port}`);
+    }
+  });
+
+  it("a WebSocket upgrade is a JSON 400 on pages and the API, also once Next.js has served pages", async () => {
+    expect((await request("GET", "/sign-in")).status).toBe(200);
+    const upgrade = { Connection: "Upgrade", Upgrade: "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==" };
+    for (const target of ["/", "/_next/webpack-hmr", "/dashboard", "/v1.0/status"]) {
+      const answer = await request("GET", target, upgrade);
+      expectClean4xx(answer, 400);
+      expect(answer.headers.connection, target).toBe("close");
     }
   });
 
@@ -235,5 +282,20 @@ describe("bodies", () => {
     const saved = await request("PUT", "/api/dashboard/whitelist", headers, { chunk: Buffer.from('{"domains":["example.com"],"enabled":false}'), times: 1 });
     expect(saved.status).toBe(200);
     expect(JSON.parse(saved.body)).toEqual({ domains: ["example.com"], enabled: false });
+  });
+
+  it("a bulk job's body is bounded by what the account's plan may submit, and past it refused unread", async () => {
+    // 1,000 URLs of 2,000 characters: about 2 MB, what business (1,000 URLs a job) may send and free (none) and plus (500) may not.
+    const urls = Array.from({ length: 1000 }, (_, i) => `https://example.com/${"p".repeat(1980)}/${i}`);
+    const body = Buffer.from(JSON.stringify({ urls }));
+    for (const plan of ["free", "plus"]) {
+      const { cookie } = await signedInAccount(`${plan}-bulk@example.com`, plan);
+      const refused = await request("POST", "/api/dashboard/bulk", { ...sameOrigin(), Cookie: cookie, "Content-Length": String(body.length) }, { chunk: body, times: 1 });
+      expectClean4xx(refused, 413);
+      expect(refused.sent, plan).toBe(0);
+    }
+    const business = await request("POST", "/api/dashboard/bulk", { ...sameOrigin(), Cookie: sessionCookie }, { chunk: body, times: 1 });
+    expect(business.status).toBe(200);
+    expect(JSON.parse(business.body)).toMatchObject({ count: 1000 });
   });
 });

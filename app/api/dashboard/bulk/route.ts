@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { bulkOverview } from "@/lib/bulk/jobs";
+import { bulkOverview, planBatchLimit } from "@/lib/bulk/jobs";
 import type { BulkSubmitted } from "@/lib/bulk/types";
-import { dashboardRoute } from "@/lib/dashboard/route";
+import { DEFAULT_MAX_BODY_BYTES, dashboardRoute } from "@/lib/dashboard/route";
 import { MAX_URL_LENGTH } from "@/lib/urls/count-url";
 
 /** The largest batch any plan may have (dedicated); the plan's own limit is the API's to enforce. */
@@ -14,8 +14,17 @@ const submission = z.object({
 /** This account's job history (from the database, newest first) and its plan's bulk limits. */
 export const GET = dashboardRoute({}, async ({ account }) => bulkOverview(account.id));
 
-/** Submits a job with the account's key; the answer names the job to open. Its body holds the most URLs at their longest, as JSON. */
-export const POST = dashboardRoute({ input: submission, maxBodyBytes: MAX_URLS * (MAX_URL_LENGTH + 4) + 1024 }, async ({ input, api }): Promise<BulkSubmitted> => {
+/**
+ * The body of a job of this plan's most URLs at their longest, as JSON: no account reads more than its plan can
+ * submit (a plan without bulk jobs sends a small body, for the API to refuse with its own reason).
+ */
+async function maxBodyBytes(account: { plan: string }): Promise<number> {
+  const urls = Math.min(await planBatchLimit(account.plan), MAX_URLS);
+  return Math.max(urls * (MAX_URL_LENGTH + 4) + 1024, DEFAULT_MAX_BODY_BYTES);
+}
+
+/** Submits a job with the account's key; the answer names the job to open. */
+export const POST = dashboardRoute({ input: submission, maxBodyBytes }, async ({ input, api }): Promise<BulkSubmitted> => {
   const { bulk_id, count } = await (await api()).submitBulk(input.urls);
   return { bulkId: bulk_id, count };
 });
