@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers/promises";
 import type { QueuedBulkUrl } from "../store/types.ts";
 import { countBulkUrl, deleteExpiredBulkJobs, type BulkCountDeps } from "./count-bulk-url.ts";
 
@@ -62,6 +63,9 @@ export class BulkWorker {
     const pollMs = this.options.pollMs ?? 1000;
     while (this.running) {
       while (this.running && active.size < this.options.concurrency && Date.now() >= this.errorPauseUntil) {
+        // A URL whose counts are cached is counted without any I/O (SQLite answers synchronously): without a turn
+        // of the event loop between URLs, a job of them would hold up every request until it was done.
+        await setImmediate();
         const item = await this.next();
         if (!item) break;
         this.inFlight.add(item.id);
