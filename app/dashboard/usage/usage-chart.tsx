@@ -9,6 +9,7 @@ const QUERIES_COLOR = "#0060c1";
 const QUOTA_COLOR = "#d97706";
 
 const compact = new Intl.NumberFormat("en-US", { notation: "compact" });
+const visibleIfAny = (value: number | undefined | null) => (value ? 2 : 0);
 
 /**
  * Queries per day as bars, the day's quota as a dashed step line on the same scale (so the gap is the
@@ -63,7 +64,8 @@ export default function UsageChart({
       />
       <Legend wrapperStyle={{ fontSize: 12 }} />
       {/* No animation: the numbers should be readable (and the screenshots true) the moment they appear. */}
-      <Bar dataKey="queries" name="Queries" fill={QUERIES_COLOR} radius={[2, 2, 0, 0]} maxBarSize={32} isAnimationActive={false} />
+      {/* A day with a few queries under a large quota still shows a bar; a day with none shows none. */}
+      <Bar dataKey="queries" name="Queries" fill={QUERIES_COLOR} radius={[2, 2, 0, 0]} maxBarSize={32} minPointSize={visibleIfAny} isAnimationActive={false} />
       <Line
         dataKey="quota"
         name="Daily quota"
