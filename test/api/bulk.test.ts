@@ -4,7 +4,7 @@ import { addDays } from "../../lib/quota/day.ts";
 import { updatePlan } from "../../lib/plans.ts";
 import { expectedFacebook, expectedPinterest } from "../support/expected-counts.ts";
 import { rawRequest } from "../support/raw-http.ts";
-import { startTestService, todayUtc, type TestService } from "../support/service.ts";
+import { startTestService, TEST_STACK, todayUtc, type TestService } from "../support/service.ts";
 
 /*
  * Bulk jobs against the real service: every body shape clients send, what is accepted, the errors, progress
@@ -601,13 +601,16 @@ describe("bulk and the daily quota", () => {
       () => retrieve(bulkId, { apiKey, path: "/v1.1/bulk", force: "1" }),
       (b) => b._meta.paused_until !== undefined,
     );
-    expect(paused._meta).toEqual({
-      urls_completed: 5,
-      urls_queued: 8,
-      completed: false,
-      bulk_id: bulkId,
-      paused_until: `${addDays(todayUtc(), 1)}T00:00:00.000Z`,
-    });
+    const { paused_until: pausedUntil, ...progress } = paused._meta;
+    expect(progress).toEqual({ urls_completed: 5, urls_queued: 8, completed: false, bulk_id: bulkId });
+    const reset = `${addDays(todayUtc(), 1)}T00:00:00.000Z`;
+    if (TEST_STACK === "scale" && pausedUntil !== reset) {
+      // Redis takes a URL's query before its transaction commits: a URL caught between the two sees the quota used
+      // up before the database does, and the jobs wait for a recheck (at most 2 minutes), not for the reset.
+      expect(Date.parse(pausedUntil!) - Date.now()).toBeLessThanOrEqual(2 * 60_000);
+    } else {
+      expect(pausedUntil).toBe(reset);
+    }
     const partial = paused.data as Record<string, unknown>;
     expect(Object.keys(partial)).toHaveLength(5);
     for (const [url, counts] of Object.entries(partial)) {
