@@ -292,6 +292,21 @@ export async function startBareReplay(answer: CachedAnswer): Promise<{ base: str
   return { base, child };
 }
 
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux, whatever the kernel's HZ). */
+const USER_HZ = 100;
+
+/**
+ * CPU seconds (user + system) the process has used so far, from /proc/PID/stat: on a shared machine the work a
+ * server does per request is much steadier than how many requests it gets through, which the load generator
+ * competing for the same cores decides as much as the server.
+ */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The command name (field 2) may hold spaces: count fields from after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
+}
+
 // ---- bulk jobs ----
 
 export interface BulkAnswer {
