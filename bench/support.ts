@@ -2,16 +2,17 @@
  * Shared helpers for the benchmarks: free ports, temp dirs, child processes that are always cleaned up,
  * the admin CLI, waiting for /v1.0/status, and autocannon.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { ROOT, TSX } from "../test/support/admin-cli.ts";
+import { freePort, sleep, spawnChild, type Child } from "../test/support/processes.ts";
 
-export const ROOT = path.resolve(import.meta.dirname, "..");
-export const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
+export { ROOT, TSX };
+export { freePort, sleep, type Child } from "../test/support/processes.ts";
 
 export function log(line: string): void {
   console.log(`[bench] ${line}`);
@@ -74,55 +75,14 @@ export async function runMain(main: () => Promise<number>): Promise<never> {
   process.exit(code);
 }
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 // ---- child processes ----
 
-export interface Child {
-  process: ChildProcess;
-  /** Settles when the process exits; rejects never. */
-  exited: Promise<number | null>;
-}
-
-/** Starts a child in ROOT with extra env; its output is echoed prefixed with its name. */
+/** Starts a child in ROOT with extra env, in a process group of its own; its output is echoed prefixed with its name. */
 export function startChild(name: string, command: string, args: string[], env: Record<string, string>): Child {
-  const child = spawn(command, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.add(child);
-  for (const stream of [child.stdout, child.stderr]) {
-    let rest = "";
-    stream!.setEncoding("utf8");
-    stream!.on("data", (chunk: string) => {
-      const lines = (rest + chunk).split("\n");
-      rest = lines.pop()!;
-      for (const line of lines) console.log(`[${name}] ${line}`);
-    });
-  }
-  const exited = new Promise<number | null>((resolve) => {
-    child.once("exit", (code) => {
-      children.delete(child);
-      resolve(code);
-    });
-    child.once("error", (error) => {
-      console.error(`[${name}] ${error.message}`);
-      children.delete(child);
-      resolve(null);
-    });
-  });
-  return { process: child, exited };
+  const child = spawnChild(name, command, args, { ...process.env, ...env }, { detached: true, onLine: (line) => console.log(`[${name}] ${line}`) });
+  children.add(child.process);
+  void child.exited.then(() => children.delete(child.process));
+  return child;
 }
 
 /** SIGTERM (the service drains and exits), SIGKILL after a grace period. */
@@ -158,7 +118,7 @@ export async function run(command: string, args: string[], env: Record<string, s
 export async function ensureBuild(): Promise<void> {
   log("ensuring the Next.js build exists (scripts/ensure-build.ts)");
   const child = startChild("ensure-build", TSX, ["scripts/ensure-build.ts"], {});
-  const code = await child.exited;
+  const { code } = await child.exited;
   if (code !== 0) throw new Error(`scripts/ensure-build.ts exited with ${code}`);
 }
 
@@ -193,7 +153,6 @@ export async function waitForStatus(base: string, child: Child, timeoutMs = 180_
   throw new Error(`${base}${path} did not answer 200 within ${timeoutMs} ms`);
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Fails unless the response is 200; returns the parsed JSON body. */
 export async function getJson<T>(url: string, init?: RequestInit): Promise<T> {

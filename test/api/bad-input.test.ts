@@ -1,6 +1,7 @@
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectError } from "../support/api-error.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
 const MAX_BODY = 65_536;
@@ -20,18 +21,6 @@ beforeAll(async () => {
   freeKey = (await svc.account("free")).apiKey;
 });
 afterAll(() => svc.close());
-
-/** The response is an error object, exactly `{"Error": string, "Type": string}`, as JSON. */
-async function expectError(res: Response, status: number, type: string) {
-  const text = await res.text();
-  expect({ status: res.status, text }).toMatchObject({ status });
-  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-  const body = JSON.parse(text);
-  expect(Object.keys(body).sort()).toEqual(["Error", "Type"]);
-  expect(body).toEqual({ Error: expect.any(String), Type: type });
-  expect(body.Error.length).toBeGreaterThan(0);
-  return body as { Error: string; Type: string };
-}
 
 const port = () => Number(new URL(svc.baseUrl).port);
 

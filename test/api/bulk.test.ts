@@ -3,7 +3,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addDays } from "../../lib/quota/day.ts";
 import { updatePlan } from "../../lib/plans.ts";
 import { expectedFacebook, expectedPinterest } from "../support/expected-counts.ts";
+import { sleep, until } from "../support/processes.ts";
 import { rawRequest } from "../support/raw-http.ts";
+import { expectError } from "../support/api-error.ts";
 import { startTestService, TEST_STACK, todayUtc, type TestService } from "../support/service.ts";
 
 /*
@@ -27,19 +29,6 @@ const freshUrls = (n: number, label?: string) => Array.from({ length: n }, () =>
 const V10_KEYS = ["Facebook", "GooglePlusOne", "LinkedIn", "Pinterest", "StumbleUpon"];
 const V11_KEYS = ["Facebook", "Pinterest"];
 const FACEBOOK_KEYS = ["comment_count", "comment_plugin_count", "reaction_count", "share_count", "total_count"];
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `read` until `done` holds; fails (with the last answer) after `timeoutMs`. Not a timing assertion. */
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last answer: ${JSON.stringify(value).slice(0, 800)}`);
-    await sleep(20);
-  }
-}
 
 const expectedV10 = (url: string) => ({
   StumbleUpon: null,
@@ -87,15 +76,6 @@ function waitComplete(bulkId: string, options: { apiKey?: string; path?: string 
 
 async function quota(apiKey: string) {
   return (await svc.get(`/v1.0/quota?apikey=${apiKey}`)).json();
-}
-
-async function expectError(res: Response, status: number, type: string) {
-  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-  const body = await res.json();
-  expect(body, JSON.stringify(body)).toEqual({ Error: expect.any(String), Type: type });
-  expect(res.status).toBe(status);
-  expect(body.Error.length).toBeGreaterThan(0);
-  return body as { Error: string; Type: string };
 }
 
 /** A POST through node:http with exactly the headers given: no Content-Type unless listed. */

@@ -2,25 +2,58 @@ import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import { ROOT } from "./admin-cli.ts";
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
+/** A port nothing listens on now, on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.listen(0, "127.0.0.1", resolve);
   });
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
-/** A service process started by a test: its output (for failure messages) and its exit. */
+/** A process started by a test or a benchmark: its output (for failure messages) and its exit. */
 export interface Child {
   name: string;
   process: ChildProcess;
   output: string[];
+  /** Settles when the process exits (code null if it could not start); never rejects. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface SpawnOptions {
+  /** Lead a process group of its own, so a wrapper's inner process (tsx's node) is signalled with it. */
+  detached?: boolean;
+  /** Each line of output as it arrives. */
+  onLine?: (line: string) => void;
+}
+
+/** Runs `command args` in ROOT, keeping its output. */
+export function spawnChild(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, options: SpawnOptions = {}): Child {
+  const child = spawn(command, args, { cwd: ROOT, env, detached: options.detached ?? false, stdio: ["ignore", "pipe", "pipe"] });
+  const output: string[] = [];
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let rest = "";
+    stream.setEncoding("utf8").on("data", (chunk: string) => {
+      output.push(chunk);
+      if (!options.onLine) return;
+      const lines = (rest + chunk).split("\n");
+      rest = lines.pop()!;
+      for (const line of lines) options.onLine(line);
+    });
+  }
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+    child.once("error", (error) => {
+      output.push(`${error.message}\n`);
+      resolve({ code: null, signal: null });
+    });
+  });
+  return { name, process: child, output, exited };
 }
 
 /**
@@ -29,14 +62,7 @@ export interface Child {
  * grandchild process and only relays catchable signals, so SIGKILL of it would leave the service running.
  */
 export function startChild(name: string, script: string, env: NodeJS.ProcessEnv): Child {
-  const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  const output: string[] = [];
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal })),
-  );
-  return { name, process: child, output, exited };
+  return spawnChild(name, process.execPath, ["--import", "tsx", script], env);
 }
 
 export const running = (child: Child) => child.process.exitCode === null && child.process.signalCode === null;
@@ -55,7 +81,7 @@ export async function killAll(children: Child[]): Promise<void> {
  * Polls `read` until `done` holds; fails (with the last answer and the children's output) after
  * `timeoutMs`, or as soon as one of `watch` exits. Not a timing assertion.
  */
-export async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, watch: Child[] = []) {
+export async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000, watch: Child[] = []): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   const outputs = () => watch.map((c) => `--- ${c.name}:\n${c.output.join("")}`).join("\n");
   for (;;) {
