@@ -1,6 +1,6 @@
 /**
  * `npm run bench:api`: cached single-URL queries under load, against the service as `npm start` runs it
- * (server.ts: API + dashboard + worker + sandbox) and against a bare node:http server answering the same
+ * (start/one-process.ts: API + dashboard + worker + sandbox) and against a bare node:http server answering the same
  * bytes, one after the other with the same autocannon settings. Two measures: requests per second (target:
  * service/bare ≥ 0.5), and the server's CPU time (user + system of the listening process) per request, which
  * is much steadier on a shared machine where the load generator competes for the cores (target: an efficiency,
@@ -55,9 +55,9 @@ async function main(): Promise<number> {
   const apiKey = await createDedicatedAccount(databaseUrl);
   const servicePort = await freePort();
   const serviceBase = `http://127.0.0.1:${servicePort}`;
-  log(`starting server.ts on ${serviceBase}`);
+  log(`starting start/one-process.ts on ${serviceBase}`);
   // node itself (not the tsx command, which runs the script in a second process): its CPU time is the server's.
-  const service = startChild("service", process.execPath, ["--import", "tsx", "server.ts"], {
+  const service = startChild("service", process.execPath, ["--import", "tsx", "start/one-process.ts"], {
     PORT: String(servicePort),
     HOST: "127.0.0.1",
     DATABASE_URL: databaseUrl,

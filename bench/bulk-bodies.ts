@@ -7,7 +7,7 @@
  * BENCH_SHAPES=<regular expression> measures only the shapes it matches; BENCH_NODE_ARGS adds flags to the server's
  * node (`--trace-gc`, `--cpu-prof`).
  *
- * BENCH_SERVICE_ROOT runs server.ts from another checkout (with its own node_modules), to measure a
+ * BENCH_SERVICE_ROOT runs the one-process entry point from another checkout (with its own node_modules), to measure a
  * version from before a change with the same load.
  */
 import fs from "node:fs";
@@ -20,6 +20,8 @@ const PARALLEL = 4;
 const STATUS_TARGET_MS = 100;
 const RSS_TARGET_MB = 50;
 const SERVICE_ROOT = process.env.BENCH_SERVICE_ROOT ? path.resolve(process.env.BENCH_SERVICE_ROOT) : ROOT;
+/** `npm start`'s entry point in that checkout (server.ts at its root before the entry points moved to start/). */
+const serverScript = [path.join(SERVICE_ROOT, "start/one-process.ts"), path.join(SERVICE_ROOT, "server.ts")].find((file) => fs.existsSync(file))!;
 
 interface Shape {
   name: string;
@@ -262,11 +264,11 @@ async function main(): Promise<number> {
   const databaseUrl = `file:${path.join(dir, "bench.db")}`;
   const key = await createDedicatedAccount(databaseUrl);
   const port = await freePort();
-  log(`starting server.ts from ${SERVICE_ROOT} on port ${port}`);
+  log(`starting ${path.relative(SERVICE_ROOT, serverScript)} from ${SERVICE_ROOT} on port ${port}`);
   // node itself (not the tsx command, which runs the script in a second process): its RSS is the server's.
   // BENCH_NODE_ARGS passes flags Node refuses in NODE_OPTIONS (`--trace-gc`, `--cpu-prof`), to see where a stall comes from.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const service = startChild("service", process.execPath, [...nodeArgs, "--import", "tsx", path.join(SERVICE_ROOT, "server.ts")], {
+  const service = startChild("service", process.execPath, [...nodeArgs, "--import", "tsx", serverScript], {
     PORT: String(port),
     HOST: "127.0.0.1",
     DATABASE_URL: databaseUrl,

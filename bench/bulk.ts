@@ -31,7 +31,7 @@ async function main(): Promise<number> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   log(`starting service/main.ts on ${base} (sandbox latency ${LATENCY_MS} ms, BULK_CONCURRENCY ${CONCURRENCY})`);
-  const service = startChild("service", TSX, ["service/main.ts"], {
+  const service = startChild("service", TSX, ["start/api.ts"], {
     PORT: String(port),
     HOST: "127.0.0.1",
     DATABASE_URL: databaseUrl,

@@ -1,9 +1,9 @@
 /**
  * `npm run bench:scale`: the scale-out layout on PostgreSQL + Redis (a scratch database and key prefix,
  * dropped afterwards).
- * - Cached single-URL req/s with one API process (`service/main.ts` with REDIS_URL), then with two (load
+ * - Cached single-URL req/s with one API process (`start/api.ts` with REDIS_URL), then with two (load
  *   split over both), each as a ratio to the bare node:http server replaying the same answer (as bench:api).
- * - Bulk throughput with one and with two worker processes (`service/worker-main.ts`), a 10,000-URL job
+ * - Bulk throughput with one and with two worker processes (`start/worker.ts`), a 10,000-URL job
  *   each, against the sandbox at 100 ms upstream latency. This is latency-bound, so two workers should come
  *   close to twice one.
  * Figures, not assertions: these machines are shared and noisy. Each phase also reports how idle the
@@ -123,7 +123,7 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
 
   // Cached queries: one API process, then two.
   const apiEnv = { ...env, SANDBOX_LATENCY_MS: "0" };
-  const [a, b] = await Promise.all([start("api-a", "service/main.ts", apiEnv, "/v1.0/status"), start("api-b", "service/main.ts", apiEnv, "/v1.0/status")]);
+  const [a, b] = await Promise.all([start("api-a", "start/api.ts", apiEnv, "/v1.0/status"), start("api-b", "start/api.ts", apiEnv, "/v1.0/status")]);
   children.push(a.child, b.child);
   const url = (base: string) => `${base}${QUERY}&apikey=${apiKey}`;
   const answer = await cachedAnswer(url(a.base));
@@ -143,7 +143,7 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
   const running: Child[] = [];
   for (const workers of [1, 2]) {
     while (running.length < workers) {
-      running.push((await start(`worker-${running.length + 1}`, "service/worker-main.ts", workerEnv, "/healthz")).child);
+      running.push((await start(`worker-${running.length + 1}`, "start/worker.ts", workerEnv, "/healthz")).child);
     }
     const key = await createDedicatedAccount(databaseUrl, `bench-bulk-${workers}@example.com`);
     const urls = Array.from({ length: URLS }, (_, i) => `https://example.com/scale-${workers}/${i}`);

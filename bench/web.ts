@@ -1,7 +1,7 @@
 /**
  * `npm run bench:web`: the first-load JavaScript of the dashboard's overview page (`/dashboard`), gzipped,
  * against the production build. Builds it if missing or stale (scripts/ensure-build.ts), starts the app as
- * `npm start` does (server.ts) on a temporary database, signs in as its demo account (business plan, a
+ * `npm start` does (start/one-process.ts) on a temporary database, signs in as its demo account (business plan, a
  * month of usage) through the sign-in form in Debian's
  * Chromium, and records every script the browser loads for the page with an empty cache until the network
  * is idle. Each script's body is gzipped (level 9) and summed. Budget: 200 kB (200,000 bytes) for
@@ -134,8 +134,8 @@ async function main(): Promise<number> {
   const databaseUrl = `file:${path.join(dir, "web.db")}`;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  log(`starting server.ts on ${base} with the demo account (a month of usage, so the usage chart renders)`);
-  const server = startChild("server", TSX, ["server.ts"], {
+  log(`starting start/one-process.ts on ${base} with the demo account (a month of usage, so the usage chart renders)`);
+  const server = startChild("server", TSX, ["start/one-process.ts"], {
     PORT: String(port),
     HOST: "127.0.0.1",
     DATABASE_URL: databaseUrl,

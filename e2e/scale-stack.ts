@@ -65,6 +65,6 @@ async function stop(code: number) {
 }
 process.on("SIGTERM", () => void stop(0));
 process.on("SIGINT", () => void stop(0));
-start("api", "service/main.ts", SCALE_API_PORT);
-start("worker", "service/worker-main.ts", SCALE_WORKER_PORT);
-start("web", "web.ts", SCALE_WEB_PORT);
+start("api", "start/api.ts", SCALE_API_PORT);
+start("worker", "start/worker.ts", SCALE_WORKER_PORT);
+start("web", "start/dashboard.ts", SCALE_WEB_PORT);

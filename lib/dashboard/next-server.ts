@@ -11,7 +11,7 @@ import { contentSecurityPolicy, newNonce, securityHeaders } from "./security-hea
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** The dashboard (the built Next.js app) as a request listener, for server.ts and web.ts. */
+/** The dashboard (the built Next.js app) as a request listener, for start/one-process.ts and start/dashboard.ts. */
 export async function dashboardListener(env: Env, port: number): Promise<http.RequestListener> {
   // Auth.js builds every URL it sends out (sign-in providers' redirect URIs, its own redirects) from AUTH_URL;
   // otherwise from the listening address or whatever Host a request claims.

@@ -1,7 +1,7 @@
 /**
  * @hono/node-server replaces `globalThis.Response` with a lightweight subclass-like class (for speed), but
  * the statics it inherits (`Response.json`, `Response.redirect`) still build native Responses, which fail
- * `instanceof Response` against the replaced global. Next.js route handlers in the same process (server.ts)
+ * `instanceof Response` against the replaced global. Next.js route handlers in the same process (start/one-process.ts)
  * are checked with exactly that (`No response is returned from route handler … received 'Response'`), so
  * every `return Response.json(…)` answered 500. This makes those statics return the global class's own
  * instances. Idempotent; a no-op when the global Response was not replaced.

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { ApiDeps } from "../deps.ts";
+import type { ApiDeps } from "../api-deps.ts";
 import { apiErrors, toApiError } from "../http/errors.ts";
 import { apiKeyParam, requestQuery } from "../http/query.ts";
 import { noContent, send, sendError } from "../http/respond.ts";

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import { countObject, type ApiVersion, type StoredCounts } from "../counts/count-object.ts";
-import type { ApiDeps } from "../deps.ts";
+import type { ApiDeps } from "../api-deps.ts";
 import { ApiError, apiErrors, toApiError } from "../http/errors.ts";
 import { apiKeyParam, requestQuery } from "../http/query.ts";
 import { send, sendError } from "../http/respond.ts";
@@ -89,7 +89,7 @@ export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
       await deps.bulkSubmitted({ id: bulkId, accountId: account.id });
       return send(200, { count: urls.length, bulk_id: bulkId });
     } catch (error) {
-      // Answered before the body's end, the rest is read off and dropped by the server (http/server.ts).
+      // Answered before the body's end, the rest is read off and dropped by the server (http/front-door.ts).
       return sendError(toApiError(error, deps.store));
     }
   };

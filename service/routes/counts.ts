@@ -4,7 +4,7 @@ import { parseCountUrl, type CountUrlResult } from "../../lib/urls/count-url.ts"
 import { hostAllowed } from "../../lib/whitelist/domains.ts";
 import { countObject, type ApiVersion, type StoredCounts } from "../counts/count-object.ts";
 import type { CountLookup } from "../counts/count-service.ts";
-import type { ApiDeps } from "../deps.ts";
+import type { ApiDeps } from "../api-deps.ts";
 import { ApiError, apiErrors, toApiError } from "../http/errors.ts";
 import { apiKeyParam, requestQuery, type QueryParams } from "../http/query.ts";
 import { isValidCallback, sendError, sendJson } from "../http/respond.ts";

@@ -26,7 +26,7 @@ let baseUrl: string;
 let sandboxPort: number;
 
 function startService(): Child {
-  const child = startChild("service", "service/main.ts", env);
+  const child = startChild("service", "start/api.ts", env);
   children.push(child);
   return child;
 }

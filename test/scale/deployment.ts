@@ -49,8 +49,8 @@ export async function scaleDeployment(extraEnv: Record<string, string> = {}) {
     prisma,
     accounts,
     children,
-    api: (name: string, env?: Record<string, string>) => start(name, "service/main.ts", "/v1.0/status", env),
-    worker: (name: string, env?: Record<string, string>) => start(name, "service/worker-main.ts", "/healthz", env),
+    api: (name: string, env?: Record<string, string>) => start(name, "start/api.ts", "/v1.0/status", env),
+    worker: (name: string, env?: Record<string, string>) => start(name, "start/worker.ts", "/healthz", env),
     async close() {
       await killAll(children);
       await prisma.$disconnect();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRuntime } from "../../service/runtime.ts";
+import { startRuntime } from "../../service/wiring.ts";
 import { freePort, killAll, startChild, until } from "../support/processes.ts";
 import { REQUIRE_SERVICES } from "../support/postgres.ts";
 import { redisServerMissing, startOwnRedis } from "../support/redis.ts";
@@ -89,7 +89,7 @@ describe.skipIf(skip)("Redis restarted mid-day", () => {
     };
     delete env.NODE_OPTIONS;
     delete env.SHARECOUNT_TEST_STACK;
-    const worker = startChild("worker", "service/worker-main.ts", env);
+    const worker = startChild("worker", "start/worker.ts", env);
     try {
       const retrieve = async () => (await svc.get(`/v1.0/bulk?bulk_id=${bulkId}&apikey=${apiKey}`)).json();
       await until("the worker to count URLs", retrieve, (r) => r._meta.urls_completed > 0, 30_000, [worker]);

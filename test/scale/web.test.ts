@@ -17,7 +17,7 @@ afterAll(() => deployment?.close());
 
 describe("start:web", () => {
   it("refuses to start without SHARECOUNT_API_URL, saying so", async () => {
-    const web = startChild("web", "web.ts", { ...deployment.processEnv, PORT: String(await freePort()) });
+    const web = startChild("web", "start/dashboard.ts", { ...deployment.processEnv, PORT: String(await freePort()) });
     deployment.children.push(web);
     expect(await web.exited).toEqual({ code: 1, signal: null });
     expect(web.output.join("")).toMatch(/SHARECOUNT_API_URL: is required by start:web/);
@@ -26,7 +26,7 @@ describe("start:web", () => {
   it("serves the dashboard against the API process, answers its health check, and exits 0 on SIGTERM", async () => {
     const api = await deployment.api("api");
     const port = await freePort();
-    const web = startChild("web", "web.ts", { ...deployment.processEnv, PORT: String(port), SHARECOUNT_API_URL: api.url });
+    const web = startChild("web", "start/dashboard.ts", { ...deployment.processEnv, PORT: String(port), SHARECOUNT_API_URL: api.url });
     deployment.children.push(web);
     const base = `http://127.0.0.1:${port}`;
     await waitHealthy(`${base}/healthz`, web, 120_000);

@@ -21,7 +21,7 @@ export async function ensureDashboardBuild(): Promise<void> {
 }
 
 /**
- * The whole app as `npm start` runs it (server.ts: the API, the dashboard, the worker and the sandbox in one
+ * The whole app as `npm start` runs it (start/one-process.ts: the API, the dashboard, the worker and the sandbox in one
  * process) on a port and data folder of its own; `env` as an operator would set it.
  */
 export async function startApp(env: Record<string, string> = {}): Promise<App> {
@@ -40,7 +40,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<App> {
   };
   delete childEnv.NODE_OPTIONS;
   delete childEnv.SHARECOUNT_TEST_STACK;
-  const child = startChild("app", "server.ts", childEnv);
+  const child = startChild("app", "start/one-process.ts", childEnv);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitHealthy(`${url}/healthz`, child, 120_000);

@@ -57,7 +57,7 @@ export function spawnChild(name: string, command: string, args: string[], env: N
 }
 
 /**
- * Starts an entry point (`service/main.ts`, `service/worker-main.ts`, …) as a real child process.
+ * Starts an entry point (`start/api.ts`, `start/worker.ts`, …) as a real child process.
  * It is `node --import tsx <script>`, not the `tsx` command: the tsx command runs the script in a
  * grandchild process and only relays catchable signals, so SIGKILL of it would leave the service running.
  */

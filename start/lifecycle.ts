@@ -1,7 +1,7 @@
 import type http from "node:http";
 import { migrate } from "../lib/db/migrate.ts";
 import { EnvError, loadDotEnv, parseEnv, type Env } from "../lib/env.ts";
-import { createHttpServer } from "./http/server.ts";
+import { createHttpServer } from "../service/http/front-door.ts";
 
 /**
  * What every entry point (npm start, start:api, start:worker, start:web) does first: read `.env`, parse

@@ -1,6 +1,6 @@
 import type http from "node:http";
-import { dashboardListener } from "./lib/dashboard/next-server.ts";
-import { boot, drain, listen, onShutdown } from "./service/process.ts";
+import { dashboardListener } from "../lib/dashboard/next-server.ts";
+import { boot, drain, listen, onShutdown } from "./lifecycle.ts";
 
 /**
  * `npm run start:web`: the dashboard alone (start as many as needed). Its server routes call the API at

@@ -1,5 +1,5 @@
-import { boot, drain, listen, onShutdown } from "./process.ts";
-import { startRuntime } from "./runtime.ts";
+import { boot, drain, listen, onShutdown } from "./lifecycle.ts";
+import { startRuntime } from "../service/wiring.ts";
 
 /**
  * `npm run start:worker`: a bulk worker process (start as many as needed). With REDIS_URL it takes URLs

@@ -1,4 +1,4 @@
-import { serve } from "./serve.ts";
+import { serve } from "./serve-api.ts";
 
 /**
  * `npm run start:api`: the API without the dashboard. With REDIS_URL it is stateless and runs no worker

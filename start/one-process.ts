@@ -1,6 +1,6 @@
-import { dashboardListener } from "./lib/dashboard/next-server.ts";
-import { disableDemo, startDemo } from "./lib/demo.ts";
-import { serve } from "./service/serve.ts";
+import { dashboardListener } from "../lib/dashboard/next-server.ts";
+import { disableDemo, startDemo } from "../lib/demo.ts";
+import { serve } from "./serve-api.ts";
 
 /** `npm start`: one process, one port: the API on its paths, the dashboard (Next.js) on the rest, and the bulk worker. */
 const { env, port } = await serve({

@@ -1,12 +1,12 @@
 import { Hono, type Handler } from "hono";
-import type { ApiVersion } from "./counts/count-object.ts";
-import type { ApiDeps } from "./deps.ts";
-import { apiErrors, toApiError } from "./http/errors.ts";
-import { canonicalPath } from "./http/paths.ts";
-import { preflight, sendError } from "./http/respond.ts";
-import { domainWhitelistHandler, quotaHandler, statusHandler, usageHandler } from "./routes/account.ts";
-import { retrieveBulkHandler, submitBulkHandler } from "./routes/bulk.ts";
-import { countsHandler } from "./routes/counts.ts";
+import type { ApiVersion } from "../counts/count-object.ts";
+import type { ApiDeps } from "../api-deps.ts";
+import { apiErrors, toApiError } from "./errors.ts";
+import { canonicalPath } from "./paths.ts";
+import { preflight, sendError } from "./respond.ts";
+import { domainWhitelistHandler, quotaHandler, statusHandler, usageHandler } from "../routes/account.ts";
+import { retrieveBulkHandler, submitBulkHandler } from "../routes/bulk.ts";
+import { countsHandler } from "../routes/counts.ts";
 
 /** The share-count API as a web-standard app: the same code serves in-process, standalone, and in tests. */
 export function createApiApp(deps: ApiDeps): Hono {

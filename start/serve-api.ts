@@ -1,9 +1,9 @@
 import type http from "node:http";
 import type { Env } from "../lib/env.ts";
-import { isApiRequest } from "./http/paths.ts";
-import { apiListener } from "./http/api-listener.ts";
-import { boot, drain, listen, onShutdown } from "./process.ts";
-import { startRuntime, type ServiceRuntime } from "./runtime.ts";
+import { isApiRequest } from "../service/http/paths.ts";
+import { apiListener } from "../service/http/api-listener.ts";
+import { boot, drain, listen, onShutdown } from "./lifecycle.ts";
+import { startRuntime, type ServiceRuntime } from "../service/wiring.ts";
 
 type Listener = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 

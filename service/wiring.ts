@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import type { Redis } from "ioredis";
 import type { Env } from "../lib/env.ts";
 import { closeRedis, connectRedis } from "../lib/redis/redis.ts";
-import { createApiApp } from "./app.ts";
+import { createApiApp } from "./http/route-table.ts";
 import { Authenticator } from "./http/auth.ts";
 import type { BulkCountDeps } from "./bulk/count-bulk-url.ts";
 import { BulkQueue } from "./bulk/queue.ts";
