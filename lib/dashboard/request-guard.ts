@@ -6,7 +6,7 @@ import { isSameOrigin } from "./same-origin.ts";
 /**
  * What the dashboard's server refuses before Next.js reads a request, which it would otherwise buffer whole
  * and answer with a 500 when it is too big or cross-origin, or names no host. Dashboard API routes
- * (/api/dashboard/…) bound their own bodies as they read them (lib/dashboard/route.ts).
+ * (/api/dashboard/…) bound their own bodies as they read them (lib/dashboard/signed-in-endpoint.ts).
  */
 
 /** Next.js's own limit for server action bodies (serverActions.bodySizeLimit, 1 MB). */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { bulkOverview, planBatchLimit } from "@/lib/bulk/jobs";
 import type { BulkSubmitted } from "@/lib/bulk/types";
-import { DEFAULT_MAX_BODY_BYTES, dashboardRoute } from "@/lib/dashboard/route";
+import { DEFAULT_MAX_BODY_BYTES, signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
 import { MAX_URL_LENGTH } from "@/lib/urls/count-url";
 
 /** The largest batch any plan may have (dedicated); the plan's own limit is the API's to enforce. */
@@ -12,7 +12,7 @@ const submission = z.object({
 });
 
 /** This account's job history (from the database, newest first) and its plan's bulk limits. */
-export const GET = dashboardRoute({}, async ({ account }) => bulkOverview(account.id));
+export const GET = signedInEndpoint({}, async ({ account }) => bulkOverview(account.id));
 
 /**
  * The body of a job of this plan's most URLs at their longest, as JSON: no account reads more than its plan can
@@ -24,7 +24,7 @@ async function maxBodyBytes(account: { plan: string }): Promise<number> {
 }
 
 /** Submits a job with the account's key; the answer names the job to open. */
-export const POST = dashboardRoute({ input: submission, maxBodyBytes }, async ({ input, api }): Promise<BulkSubmitted> => {
+export const POST = signedInEndpoint({ input: submission, maxBodyBytes }, async ({ input, api }): Promise<BulkSubmitted> => {
   const { bulk_id, count } = await (await api()).submitBulk(input.urls);
   return { bulkId: bulk_id, count };
 });

@@ -1,5 +1,5 @@
 import { loadOverview } from "@/lib/dashboard/overview";
-import { dashboardRoute } from "@/lib/dashboard/route";
+import { signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
 
 /** Plan, today's quota, service status and the masked API key. */
-export const GET = dashboardRoute({}, ({ account }) => loadOverview(account.id));
+export const GET = signedInEndpoint({}, ({ account }) => loadOverview(account.id));

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { hashPassword } from "@/lib/accounts/accounts";
 import { rateLimiter, retryMinutes, takeFromLimits } from "@/lib/auth/rate-limit";
 import { dashboard } from "@/lib/dashboard/context";
-import { DashboardError, dashboardRoute } from "@/lib/dashboard/route";
+import { DashboardError, signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
 
 const input = z
   .object({
@@ -18,7 +18,7 @@ const input = z
 const attempts = () => rateLimiter("password-change", 5, 15 * 60);
 
 /** Changes the password; this browser stays signed in, every other session of the account is signed out. */
-export const POST = dashboardRoute({ input }, async ({ account, input }) => {
+export const POST = signedInEndpoint({ input }, async ({ account, input }) => {
   const { prisma } = dashboard();
   const { passwordHash } = await prisma.account.findUniqueOrThrow({ where: { id: account.id }, select: { passwordHash: true } });
   if (passwordHash) {

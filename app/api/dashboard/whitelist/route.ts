@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { dashboard } from "@/lib/dashboard/context";
-import { dashboardRoute } from "@/lib/dashboard/route";
+import { signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
 import { sortEntries, type WhitelistState } from "@/lib/dashboard/whitelist-editor";
 import { normalizeWhitelistEntry } from "@/lib/whitelist/domains";
 
@@ -23,7 +23,7 @@ const whitelistInput = z.object({
 });
 
 /** The whitelist as the public API reports it, so the page shows what queries are checked against. */
-export const GET = dashboardRoute({}, async ({ api }): Promise<WhitelistState> => {
+export const GET = signedInEndpoint({}, async ({ api }): Promise<WhitelistState> => {
   const whitelist = await (await api()).whitelist();
   return { domains: sortEntries(whitelist.domains), enabled: whitelist.whitelist_domains_enabled };
 });
@@ -33,7 +33,7 @@ export const GET = dashboardRoute({}, async ({ api }): Promise<WhitelistState> =
  * normalizes each entry; an invalid entry is a 422 with its reason. The API sees the change with its next request.
  */
 // The most entries at their longest, as JSON.
-export const PUT = dashboardRoute({ input: whitelistInput, maxBodyBytes: MAX_ENTRIES * (MAX_ENTRY_LENGTH + 8) + 1024 }, async ({ account, input }): Promise<WhitelistState> => {
+export const PUT = signedInEndpoint({ input: whitelistInput, maxBodyBytes: MAX_ENTRIES * (MAX_ENTRY_LENGTH + 8) + 1024 }, async ({ account, input }): Promise<WhitelistState> => {
   const saved = await dashboard().accounts.setWhitelist(account.email, input.domains, input.enabled);
   return { domains: sortEntries(saved.whitelist.domains), enabled: saved.whitelist.enabled };
 });

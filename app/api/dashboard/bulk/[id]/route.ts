@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { resultRows } from "@/lib/bulk/results";
 import type { BulkJobResults } from "@/lib/bulk/types";
-import { dashboardRoute } from "@/lib/dashboard/route";
+import { signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
 
 /**
  * One job's progress and the results counted so far (`force=1`), in one answer even for 10,000 URLs. The API
  * answers another account's job as `bulk_not_found`, which the route wrapper turns into a 404.
  */
-export const GET = dashboardRoute({ input: z.object({ id: z.string().min(1) }) }, async ({ input, api }): Promise<BulkJobResults> => {
+export const GET = signedInEndpoint({ input: z.object({ id: z.string().min(1) }) }, async ({ input, api }): Promise<BulkJobResults> => {
   const { data, _meta: meta } = await (await api()).bulk(input.id, true);
   return {
     meta: {

@@ -106,7 +106,7 @@ interface RouteOptions<S extends z.ZodTypeAny> {
  * Every dashboard server route: session check, same-origin check for mutations, zod-parsed input, the API
  * client with the account's key, and one error mapping. The handler returns JSON-able data or a Response.
  */
-export function dashboardRoute<S extends z.ZodTypeAny = z.ZodUndefined>(
+export function signedInEndpoint<S extends z.ZodTypeAny = z.ZodUndefined>(
   options: RouteOptions<S>,
   handler: (context: RouteContext<z.infer<S>>) => Promise<unknown>,
 ) {
