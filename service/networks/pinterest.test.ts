@@ -2,8 +2,10 @@ import { createServer } from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from "vitest";
-import { deriveCounts, PINTEREST_GARBAGE_BODIES, startSandbox } from "../sandbox/sandbox.ts";
-import type { Sandbox, SandboxStats } from "../sandbox/sandbox.ts";
+import type { SandboxStats } from "../sandbox/control.ts";
+import { deriveCounts } from "../sandbox/derive-counts.ts";
+import { PINTEREST_GARBAGE_BODIES } from "../sandbox/pinterest.ts";
+import { startSandbox, type Sandbox } from "../sandbox/sandbox.ts";
 import { createPinterestAdapter } from "./pinterest.ts";
 
 let sandbox: Sandbox;

@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from "vitest";
 import { SANDBOX_HEADER } from "../networks/types.ts";
-import { deriveCounts, startSandbox } from "./sandbox.ts";
-import type { Sandbox, SandboxStats } from "./sandbox.ts";
+import type { SandboxStats } from "./control.ts";
+import { deriveCounts } from "./derive-counts.ts";
+import { startSandbox, type Sandbox } from "./sandbox.ts";
 
 let sandbox: Sandbox;
 
@@ -195,7 +196,7 @@ describe("sandbox", () => {
   });
 
   it("runs standalone and prints its URLs as one JSON line", async () => {
-    const file = fileURLToPath(new URL("./sandbox.ts", import.meta.url));
+    const file = fileURLToPath(new URL("./cli.ts", import.meta.url));
     const child = spawn(process.execPath, ["--import", "tsx", file], {
       env: { ...process.env, SANDBOX_PORT: "0" },
       stdio: ["ignore", "pipe", "inherit"],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { deriveCounts } from "../../service/sandbox/sandbox.ts";
+import { deriveCounts } from "../../service/sandbox/derive-counts.ts";
 import { expectedFacebook } from "../support/expected-counts.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deriveCounts } from "../../service/sandbox/sandbox.ts";
+import { deriveCounts } from "../../service/sandbox/derive-counts.ts";
 import { ROOT, TSX } from "../support/admin-cli.ts";
 import { freePort, killAll, startChild, until, waitHealthy, type Child } from "../support/processes.ts";
 import { todayUtc } from "../support/service.ts";

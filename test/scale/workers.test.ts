@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deriveCounts, type SandboxStats } from "../../service/sandbox/sandbox.ts";
+import type { SandboxStats } from "../../service/sandbox/control.ts";
+import { deriveCounts } from "../../service/sandbox/derive-counts.ts";
 import { until } from "../support/processes.ts";
 import { todayUtc } from "../support/service.ts";
 import { scaleDeployment } from "./deployment.ts";

@@ -1,5 +1,5 @@
 import { parseCountUrl } from "../../lib/urls/count-url.ts";
-import { deriveCounts } from "../../service/sandbox/sandbox.ts";
+import { deriveCounts } from "../../service/sandbox/derive-counts.ts";
 
 /** The sandbox's deterministic counts for a URL as submitted (the sandbox is asked for its normalized form). */
 function sandboxCounts(url: string) {

@@ -10,7 +10,7 @@ import { parseEnv, type Env } from "../../lib/env.ts";
 import { apiListener } from "../../service/http/api-listener.ts";
 import { createHttpServer } from "../../service/http/front-door.ts";
 import { startRuntime, type ServiceRuntime } from "../../service/wiring.ts";
-import type { SandboxKnobs, SandboxStats } from "../../service/sandbox/sandbox.ts";
+import type { SandboxKnobs, SandboxStats } from "../../service/sandbox/control.ts";
 import { createScratchDatabase } from "./postgres.ts";
 import { dropRedisPrefix, REDIS_TEST_URL, testRedisPrefix } from "./redis.ts";
 import { QuotaClock } from "../../lib/quota/clock.ts";

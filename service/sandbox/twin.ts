@@ -1,0 +1,79 @@
+import type { Context } from "hono";
+import { z } from "zod";
+
+/** The longest latency a knob may set: a "hang" waits out 1,000 times this, in effect forever. */
+export const MAX_LATENCY_MS = 10 * 60 * 1000;
+export const latencySchema = z.number().int().min(0).max(MAX_LATENCY_MS);
+export const countSchema = z.number().int().min(0);
+
+export interface NetworkKnobs<M extends string> {
+  mode: M;
+  latencyMs: number;
+}
+
+/** What the sandbox keeps for one network's twin: its knobs, the calls it answered, and counts set by hand. */
+export class TwinState<M extends string, Override> {
+  knobs: NetworkKnobs<M>;
+  calls = 0;
+  readonly callsByUrl = new Map<string, number>();
+  readonly overrides = new Map<string, Override>();
+
+  constructor(private readonly initial: NetworkKnobs<M>) {
+    this.knobs = { ...initial };
+  }
+
+  record(url: string): void {
+    this.calls++;
+    this.callsByUrl.set(url, (this.callsByUrl.get(url) ?? 0) + 1);
+  }
+
+  reset(): void {
+    this.knobs = { ...this.initial };
+    this.calls = 0;
+    this.callsByUrl.clear();
+    this.overrides.clear();
+  }
+}
+
+/** Resolves after ms (true), or early when the client goes away (false). */
+function wait(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** An answer to a client that went away while it waited: nobody reads it. */
+export const gone = () => new Response(null, { status: 499 });
+
+/** Latency and "hang" for every twin; requests held open by "hang" are released when the sandbox closes. */
+export class Delays {
+  private readonly hanging = new Set<AbortController>();
+
+  /** Waits out the latency knob, or forever in "hang" mode; false when the client gave up first. */
+  async wait(c: Context, knobs: NetworkKnobs<string>): Promise<boolean> {
+    const hang = knobs.mode === "hang";
+    if (!hang && knobs.latencyMs === 0) return true;
+    const signal = c.req.raw.signal;
+    if (knobs.latencyMs > 0 && !(await wait(knobs.latencyMs, signal))) return false;
+    if (!hang) return true;
+    const release = new AbortController();
+    this.hanging.add(release);
+    await wait(MAX_LATENCY_MS * 1000, AbortSignal.any([signal, release.signal]));
+    this.hanging.delete(release);
+    return false;
+  }
+
+  releaseAll(): void {
+    for (const release of this.hanging) release.abort();
+    this.hanging.clear();
+  }
+}
