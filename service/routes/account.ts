@@ -1,8 +1,7 @@
-import type { Context } from "hono";
 import type { ApiDeps } from "../api-deps.ts";
-import { apiErrors, toApiError } from "../http/errors.ts";
-import { apiKeyParam, requestQuery } from "../http/query.ts";
-import { noContent, send, sendError } from "../http/respond.ts";
+import { endpoint } from "../http/endpoint.ts";
+import { apiKeyParam } from "../http/query.ts";
+import { noContent, send } from "../http/respond.ts";
 import type { AccountContext } from "../store/types.ts";
 import { usageReport } from "../quota/usage.ts";
 
@@ -10,16 +9,10 @@ type AccountHandler = (deps: ApiDeps, account: AccountContext) => Promise<unknow
 
 /** An account endpoint: authenticated by `apikey`, JSON only, never counted against the quota. */
 function accountEndpoint(deps: ApiDeps, answer: AccountHandler) {
-  return async (c: Context): Promise<Response> => {
-    try {
-      const params = requestQuery(c.req.url);
-      if (params.get("callback")) throw apiErrors.jsonpNotSupported();
-      const account = await deps.auth.authenticate(apiKeyParam(params));
-      return send(200, await answer(deps, account));
-    } catch (error) {
-      return sendError(toApiError(error, deps.store));
-    }
-  };
+  return endpoint(deps, "refuse", async ({ params }) => {
+    const account = await deps.auth.authenticate(apiKeyParam(params));
+    return send(200, await answer(deps, account));
+  });
 }
 
 export const quotaHandler = (deps: ApiDeps) =>

@@ -2,9 +2,10 @@ import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import { countObject, type ApiVersion, type StoredCounts } from "../counts/count-object.ts";
 import type { ApiDeps } from "../api-deps.ts";
-import { ApiError, apiErrors, toApiError } from "../http/errors.ts";
-import { apiKeyParam, requestQuery } from "../http/query.ts";
-import { send, sendError } from "../http/respond.ts";
+import { endpoint } from "../http/endpoint.ts";
+import { ApiError, apiErrors } from "../http/errors.ts";
+import { apiKeyParam } from "../http/query.ts";
+import { send } from "../http/respond.ts";
 import { bodyCanCarryKey, bulkBodyEvents } from "../bulk/body.ts";
 import { newBulkId } from "../../lib/bulk/bulk-id.ts";
 import { BulkSubmission } from "../bulk/submission.ts";
@@ -46,87 +47,75 @@ function assertBulkAllowed(account: AccountContext): void {
  * the body is read as it arrives and no further than the first URL past the plan's batch limit.
  */
 export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
-  return async (c: Context): Promise<Response> => {
-    try {
-      const params = requestQuery(c.req.url);
-      const type = c.req.header("content-type") ?? "";
-      const queryKey = apiKeyParam(params);
-      let account = queryKey ? await deps.auth.authenticate(queryKey) : null;
-      if (!account && !bodyCanCarryKey(type)) throw apiErrors.missingApiKey();
-      if (account) assertBulkAllowed(account);
-      const maxBytes = deps.limits.maxBodyBytes;
-      if (Number(c.req.header("content-length") ?? 0) > maxBytes) throw apiErrors.bodyTooLarge(maxBytes);
+  return endpoint(deps, "ignore", async ({ c, params }) => {
+    const type = c.req.header("content-type") ?? "";
+    const queryKey = apiKeyParam(params);
+    let account = queryKey ? await deps.auth.authenticate(queryKey) : null;
+    if (!account && !bodyCanCarryKey(type)) throw apiErrors.missingApiKey();
+    if (account) assertBulkAllowed(account);
+    const maxBytes = deps.limits.maxBodyBytes;
+    if (Number(c.req.header("content-length") ?? 0) > maxBytes) throw apiErrors.bodyTooLarge(maxBytes);
 
-      const submission = new BulkSubmission(account, account ? 0 : await deps.store.largestBulkBatchLimit());
-      for await (const batch of bulkBodyEvents(requestChunks(c), type, maxBytes)) {
-        for (const event of batch) {
-          if (event.kind === "line") submission.add(event.value);
-          else if (event.kind === "apikey" && !account) {
-            account = await deps.auth.authenticate(event.value);
-            assertBulkAllowed(account);
-            submission.identify(account);
-          }
+    const submission = new BulkSubmission(account, account ? 0 : await deps.store.largestBulkBatchLimit());
+    for await (const batch of bulkBodyEvents(requestChunks(c), type, maxBytes)) {
+      for (const event of batch) {
+        if (event.kind === "line") submission.add(event.value);
+        else if (event.kind === "apikey" && !account) {
+          account = await deps.auth.authenticate(event.value);
+          assertBulkAllowed(account);
+          submission.identify(account);
         }
-        // The batch's lines are done with: they must not live on through the turn (see bulkBodyEvents).
-        batch.length = 0;
-        if (account && submission.over) break;
-        await nextTurn();
       }
-
-      if (!account) throw apiErrors.missingApiKey();
-      if (submission.over) throw apiErrors.bulkLimitExceeded(submission.limit);
-      const urls = submission.urls;
-      if (urls.length === 0) throw apiErrors.noValidUrls();
-      const { day, resetsAt } = deps.clock.today();
-      if ((await deps.store.queriesOn(account.id, day)) >= account.plan.dailyQuota) {
-        throw apiErrors.quotaExceeded(version, account.plan.dailyQuota, resetsAt, deps.clock.timeZone);
-      }
-      const bulkId = newBulkId();
-      await deps.store.createBulkJob(
-        { id: bulkId, accountId: account.id, createdAt: deps.clock.now() },
-        urls.map(({ url, countUrl }) => ({ url, countUrl })),
-      );
-      await deps.bulkSubmitted({ id: bulkId, accountId: account.id });
-      return send(200, { count: urls.length, bulk_id: bulkId });
-    } catch (error) {
-      // Answered before the body's end, the rest is read off and dropped by the server (http/front-door.ts).
-      return sendError(toApiError(error, deps.store));
+      // The batch's lines are done with: they must not live on through the turn (see bulkBodyEvents).
+      batch.length = 0;
+      if (account && submission.over) break;
+      await nextTurn();
     }
-  };
+
+    if (!account) throw apiErrors.missingApiKey();
+    if (submission.over) throw apiErrors.bulkLimitExceeded(submission.limit);
+    const urls = submission.urls;
+    if (urls.length === 0) throw apiErrors.noValidUrls();
+    const { day, resetsAt } = deps.clock.today();
+    if ((await deps.store.queriesOn(account.id, day)) >= account.plan.dailyQuota) {
+      throw apiErrors.quotaExceeded(version, account.plan.dailyQuota, resetsAt, deps.clock.timeZone);
+    }
+    const bulkId = newBulkId();
+    await deps.store.createBulkJob(
+      { id: bulkId, accountId: account.id, createdAt: deps.clock.now() },
+      urls.map(({ url, countUrl }) => ({ url, countUrl })),
+    );
+    await deps.bulkSubmitted({ id: bulkId, accountId: account.id });
+    return send(200, { count: urls.length, bulk_id: bulkId });
+  });
 }
 
 /** GET /v1.0/bulk and /v1.1/bulk: progress, and the results once complete (or so far, with force=1). */
 export function retrieveBulkHandler(deps: ApiDeps, version: ApiVersion) {
-  return async (c: Context): Promise<Response> => {
-    try {
-      const params = requestQuery(c.req.url);
-      if (params.get("callback")) throw apiErrors.jsonpNotSupported();
-      const account = await deps.auth.authenticate(apiKeyParam(params));
-      const bulkId = params.get("bulk_id");
-      if (!bulkId) throw apiErrors.missingBulkId();
-      const job = bulkId.length <= MAX_BULK_ID_LENGTH ? await deps.store.bulkJob(bulkId, account.id) : null;
-      if (!job) throw apiErrors.bulkNotFound();
+  return endpoint(deps, "refuse", async ({ params }) => {
+    const account = await deps.auth.authenticate(apiKeyParam(params));
+    const bulkId = params.get("bulk_id");
+    if (!bulkId) throw apiErrors.missingBulkId();
+    const job = bulkId.length <= MAX_BULK_ID_LENGTH ? await deps.store.bulkJob(bulkId, account.id) : null;
+    if (!job) throw apiErrors.bulkNotFound();
 
-      const completed = job.urlsCompleted >= job.urlsQueued;
-      const withData = completed || params.get("force") === "1";
-      const rows = withData ? await deps.store.bulkResults(job.id) : [];
-      const data: Record<string, unknown> = {};
-      for (const row of rows) data[row.url] = countObject(JSON.parse(row.result) as StoredCounts, version);
-      return send(200, {
-        // An empty result set is an empty array on the wire, as the interface shows for incomplete jobs.
-        data: rows.length > 0 ? data : [],
-        _meta: {
-          urls_completed: job.urlsCompleted,
-          urls_queued: job.urlsQueued,
-          completed,
-          bulk_id: job.id,
-          ...(job.pausedUntil && job.pausedUntil > Date.now() && !completed
-            ? { paused_until: new Date(job.pausedUntil).toISOString() }
-            : {}),
-        },
-      });
-    } catch (error) {
-      return sendError(toApiError(error, deps.store));
-    }
-  };
+    const completed = job.urlsCompleted >= job.urlsQueued;
+    const withData = completed || params.get("force") === "1";
+    const rows = withData ? await deps.store.bulkResults(job.id) : [];
+    const data: Record<string, unknown> = {};
+    for (const row of rows) data[row.url] = countObject(JSON.parse(row.result) as StoredCounts, version);
+    return send(200, {
+      // An empty result set is an empty array on the wire, as the interface shows for incomplete jobs.
+      data: rows.length > 0 ? data : [],
+      _meta: {
+        urls_completed: job.urlsCompleted,
+        urls_queued: job.urlsQueued,
+        completed,
+        bulk_id: job.id,
+        ...(job.pausedUntil && job.pausedUntil > Date.now() && !completed
+          ? { paused_until: new Date(job.pausedUntil).toISOString() }
+          : {}),
+      },
+    });
+  });
 }

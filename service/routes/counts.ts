@@ -1,21 +1,13 @@
-import type { Context } from "hono";
 import { LRUCache } from "lru-cache";
 import { parseCountUrl, type CountUrlResult } from "../../lib/urls/count-url.ts";
 import { hostAllowed } from "../../lib/whitelist/domains.ts";
 import { countObject, type ApiVersion, type StoredCounts } from "../counts/count-object.ts";
 import type { CountLookup } from "../counts/count-service.ts";
 import type { ApiDeps } from "../api-deps.ts";
-import { ApiError, apiErrors, toApiError } from "../http/errors.ts";
-import { apiKeyParam, requestQuery, type QueryParams } from "../http/query.ts";
-import { isValidCallback, sendError, sendJson } from "../http/respond.ts";
-
-/** `callback` for a JSONP request (v1.0 and v1.1 alike, as the real service documents); errors for one we cannot honour. */
-function jsonpCallback(params: QueryParams): string | undefined {
-  const callback = params.get("callback");
-  if (callback === undefined || callback === "") return undefined;
-  if (!isValidCallback(callback)) throw apiErrors.invalidCallback();
-  return callback;
-}
+import { endpoint } from "../http/endpoint.ts";
+import { apiErrors } from "../http/errors.ts";
+import { apiKeyParam, type QueryParams } from "../http/query.ts";
+import { sendJson } from "../http/respond.ts";
 
 function customTtl(params: QueryParams, max: number): number | undefined {
   const raw = params.get("custom_ttl");
@@ -73,42 +65,31 @@ function httpDate(ms: number): string {
 
 /** GET /v1.0/ and /v1.1/ (and the legacy /url): the count object for one URL. */
 export function countsHandler(deps: ApiDeps, version: ApiVersion) {
-  return async (c: Context): Promise<Response> => {
-    const params = requestQuery(c.req.url);
-    let callback: string | undefined;
-    try {
-      callback = jsonpCallback(params);
-    } catch (error) {
-      return sendError(error as ApiError);
+  return endpoint(deps, "answer", async ({ params, callback }) => {
+    if (callback && params.has("_")) throw apiErrors.noJqueryCacheBusting();
+    const account = await deps.auth.authenticate(apiKeyParam(params));
+    const target = parseCached(params.get("url") ?? "");
+    if (!target.ok) throw apiErrors.invalidUrl(params.has("url") ? target.reason : "the url parameter is required");
+    const ttl = customTtl(params, deps.limits.maxCustomTtlSeconds);
+    if (ttl !== undefined && !account.plan.customTtlAllowed) throw apiErrors.customTtlNotAllowed(account.plan.name);
+    if (account.whitelist.enabled && !hostAllowed(target.url.hostname, account.whitelist.domains)) {
+      throw apiErrors.domainNotWhitelisted(target.url.hostname);
     }
-    try {
-      if (callback && params.has("_")) throw apiErrors.noJqueryCacheBusting();
-      const account = await deps.auth.authenticate(apiKeyParam(params));
-      const target = parseCached(params.get("url") ?? "");
-      if (!target.ok) throw apiErrors.invalidUrl(params.has("url") ? target.reason : "the url parameter is required");
-      const ttl = customTtl(params, deps.limits.maxCustomTtlSeconds);
-      if (ttl !== undefined && !account.plan.customTtlAllowed) throw apiErrors.customTtlNotAllowed(account.plan.name);
-      if (account.whitelist.enabled && !hostAllowed(target.url.hostname, account.whitelist.domains)) {
-        throw apiErrors.domainNotWhitelisted(target.url.hostname);
-      }
 
-      const { day, resetsAt } = deps.clock.today();
-      const used = await deps.quota.reserve(account.id, day, account.plan.dailyQuota);
-      if (used === null) {
-        throw apiErrors.quotaExceeded(version, account.plan.dailyQuota, resetsAt, deps.clock.timeZone);
-      }
-      let lookup: CountLookup;
-      try {
-        lookup = await deps.counts.lookup(target.normalized, ttl);
-      } catch (error) {
-        await deps.quota.release(account.id, day);
-        throw error;
-      }
-      const remaining = Math.max(0, account.plan.dailyQuota - used);
-      const headers = countHeaders(lookup, ttl, remaining, deps.sandbox || lookup.sandbox);
-      return sendJson(200, countJson(lookup.counts, version), { callback, headers });
-    } catch (error) {
-      return sendError(toApiError(error, deps.store), callback);
+    const { day, resetsAt } = deps.clock.today();
+    const used = await deps.quota.reserve(account.id, day, account.plan.dailyQuota);
+    if (used === null) {
+      throw apiErrors.quotaExceeded(version, account.plan.dailyQuota, resetsAt, deps.clock.timeZone);
     }
-  };
+    let lookup: CountLookup;
+    try {
+      lookup = await deps.counts.lookup(target.normalized, ttl);
+    } catch (error) {
+      await deps.quota.release(account.id, day);
+      throw error;
+    }
+    const remaining = Math.max(0, account.plan.dailyQuota - used);
+    const headers = countHeaders(lookup, ttl, remaining, deps.sandbox || lookup.sandbox);
+    return sendJson(200, countJson(lookup.counts, version), { callback, headers });
+  });
 }
