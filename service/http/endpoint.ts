@@ -35,7 +35,7 @@ export function endpoint(deps: ApiDeps, jsonp: JsonpPolicy, answer: (request: En
       return await answer({ c, params, callback });
     } catch (error) {
       // A body answered before its end is read off and dropped by the server (front-door.ts).
-      return sendError(toApiError(error, deps.store), callback);
+      return sendError(toApiError(error), callback);
     }
   };
 }

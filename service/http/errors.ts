@@ -1,7 +1,7 @@
 import { isRedisUnavailableError } from "../../lib/redis/redis.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ApiVersion } from "../counts/count-object.ts";
-import type { Store } from "../store/types.ts";
+import { StoreUnavailableError } from "../store/unavailable.ts";
 
 /** One error of the API: a machine-readable `Type`, a message for people, and its HTTP status. */
 export class ApiError extends Error {
@@ -84,9 +84,9 @@ export const apiErrors = {
 };
 
 /** Anything thrown while answering becomes an API error: a database (or Redis) outage is a 503, anything else a logged 500. */
-export function toApiError(error: unknown, store: Store): ApiError {
+export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (store.isUnavailableError(error) || isRedisUnavailableError(error)) return apiErrors.serviceUnavailable();
+  if (error instanceof StoreUnavailableError || isRedisUnavailableError(error)) return apiErrors.serviceUnavailable();
   console.error("unexpected error while answering a request", error);
   return apiErrors.internal();
 }

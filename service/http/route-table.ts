@@ -52,6 +52,6 @@ export function createApiApp(deps: ApiDeps): Hono {
   route("/status", { GET: statusHandler(deps) });
 
   app.notFound(() => sendError(apiErrors.notFound()));
-  app.onError((error) => sendError(toApiError(error, deps.store)));
+  app.onError((error) => sendError(toApiError(error)));
   return app;
 }

@@ -3,6 +3,7 @@ import { pgPoolConfig } from "../../lib/db/postgres-adapter.ts";
 import { perTick } from "./per-tick.ts";
 import { AccountsListener } from "./postgres-listener.ts";
 import type { AccountContext, BulkCompletion, BulkJobRow, PlanLimits, QueuedBulkUrl, Store } from "./types.ts";
+import { withOutagesTyped } from "./unavailable.ts";
 
 interface PlanRow {
   plan_name: string;
@@ -233,7 +234,9 @@ export function openPostgresStore(databaseUrl: string): Store {
     return batch.map(() => undefined);
   });
 
-  return {
+  // After close() every query fails with the pool's "ended" error, which is what a closed store means.
+  const isOutage = (error: unknown) => isConnectionError(error) || (closed && error instanceof Error);
+  const store: Store = {
     async ping() {
       await query("ping", SQL.ping);
     },
@@ -242,10 +245,6 @@ export function openPostgresStore(databaseUrl: string): Store {
       closed = true;
       await accounts.close();
       await pool.end();
-    },
-    isUnavailableError(error) {
-      // After close() every query fails with the pool's "ended" error, which is what a closed store means.
-      return isConnectionError(error) || (closed && error instanceof Error);
     },
 
     async accountsVersion() {
@@ -361,4 +360,5 @@ export function openPostgresStore(databaseUrl: string): Store {
       return (await query("deleteExpiredJobs", SQL.deleteExpiredJobs, [completedBefore, createdBefore])).rowCount ?? 0;
     },
   };
+  return withOutagesTyped(store, isOutage);
 }

@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { sqliteFileFromUrl } from "../../lib/db/sqlite-url.ts";
 import { perTick } from "./per-tick.ts";
 import type { AccountContext, BulkCompletion, BulkJobRow, QueuedBulkUrl, Store } from "./types.ts";
+import { withOutagesTyped } from "./unavailable.ts";
 
 interface AccountRow {
   id: string;
@@ -161,15 +162,14 @@ export function openSqliteStore(databaseUrl: string): Store {
     pausedUntil: row.paused_until,
   });
 
-  return {
+  // SQLite's own errors (a locked, full or corrupt file) and calls on a closed database are outages.
+  const isOutage = (error: unknown) => error instanceof Database.SqliteError || (error instanceof TypeError && !db.open);
+  const store: Store = {
     async ping() {
       statements.ping.get();
     },
     async close() {
       db.close();
-    },
-    isUnavailableError(error) {
-      return error instanceof Database.SqliteError || (error instanceof TypeError && !db.open);
     },
 
     async accountsVersion() {
@@ -267,4 +267,5 @@ export function openSqliteStore(databaseUrl: string): Store {
       return statements.deleteExpiredJobs.run(completedBefore, createdBefore).changes;
     },
   };
+  return withOutagesTyped(store, isOutage);
 }

@@ -61,8 +61,6 @@ export interface Store {
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
-  /** Whether an error means the database could not be reached or used (a 503), rather than a bug. */
-  isUnavailableError(error: unknown): boolean;
 
   accountByKeyHash(keyHash: string): Promise<AccountContext | null>;
   /** Changes whenever accounts, plans or whitelists may have changed; cached accounts are valid while it does not. */

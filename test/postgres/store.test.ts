@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../../service/store/postgres.ts";
+import { StoreUnavailableError } from "../../service/store/unavailable.ts";
 import type { Store } from "../../service/store/types.ts";
 import { sleep, until } from "../support/processes.ts";
 import { createScratchDatabase, postgresUnavailable, REQUIRE_SERVICES, type ScratchDatabase } from "../support/postgres.ts";
@@ -147,18 +148,17 @@ describe.skipIf(skip)("PostgreSQL store", () => {
   it("tells an unreachable or closed database (a 503) from a failing query (a bug)", async () => {
     const nowhere = openPostgresStore("postgresql://postgres@127.0.0.1:1/test");
     const refused = await nowhere.ping().then(() => null, (error: unknown) => error);
-    expect(refused).toBeInstanceOf(Error);
-    expect(nowhere.isUnavailableError(refused)).toBe(true);
+    expect(refused).toBeInstanceOf(StoreUnavailableError);
     await nowhere.close();
 
     const bug = await a.createBulkJob({ id: "job-orphan", accountId: "no-such-account", createdAt: 1 }, []).then(() => null, (e: unknown) => e);
     expect(bug).toBeInstanceOf(Error);
-    expect(a.isUnavailableError(bug)).toBe(false);
+    expect(bug).not.toBeInstanceOf(StoreUnavailableError);
 
     const closing = openPostgresStore(db.url);
     await closing.ping();
     await closing.close();
     const closed = await closing.ping().then(() => null, (error: unknown) => error);
-    expect(closing.isUnavailableError(closed)).toBe(true);
+    expect(closed).toBeInstanceOf(StoreUnavailableError);
   });
 });
