@@ -2,28 +2,17 @@ import { createServer } from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from "vitest";
-import type { SandboxStats } from "../sandbox/control.ts";
 import { deriveCounts } from "../sandbox/derive-counts.ts";
 import { FACEBOOK_GARBAGE_BODIES } from "../sandbox/facebook.ts";
-import { startSandbox, type Sandbox } from "../sandbox/sandbox.ts";
+import { useSandbox } from "../../test/support/sandbox.ts";
+import { startSandbox } from "../sandbox/sandbox.ts";
 import { createFacebookAdapter } from "./facebook.ts";
 import type { FacebookCounts, NetworkOutcome } from "./types.ts";
 
 const TOKEN = "123456789|s3cr3t-Token/with+odd=chars";
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(async () => {
-  await fetch(`${sandbox.origin}/__sandbox/reset`, { method: "POST" });
-});
-
-const control = (path: string, method: string, body: unknown) =>
-  fetch(`${sandbox.origin}${path}`, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const control = sandbox.control;
 const setMode = (mode: string) => control("/__sandbox/knobs", "PUT", { facebook: { mode } });
 const adapter = (options: { accessToken?: string; timeoutMs?: number; graphUrl?: string } = {}) =>
   createFacebookAdapter({ graphUrl: sandbox.facebookGraphUrl, accessToken: TOKEN, timeoutMs: 2000, ...options });
@@ -177,7 +166,7 @@ describe("Facebook adapter against the sandbox", () => {
     await fetchCount("https://example.com/one");
     await fetchCount("https://example.com/one");
     await fetchCount("https://example.com/two");
-    const stats = (await (await fetch(`${sandbox.origin}/__sandbox/stats`)).json()) as SandboxStats;
+    const stats = await sandbox.stats();
     expect(stats.facebook.calls).toBe(3);
     expect(stats.facebookByUrl).toEqual({ "https://example.com/one": 2, "https://example.com/two": 1 });
   });

@@ -2,26 +2,15 @@ import { createServer } from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from "vitest";
-import type { SandboxStats } from "../sandbox/control.ts";
 import { deriveCounts } from "../sandbox/derive-counts.ts";
 import { PINTEREST_GARBAGE_BODIES } from "../sandbox/pinterest.ts";
-import { startSandbox, type Sandbox } from "../sandbox/sandbox.ts";
+import { useSandbox } from "../../test/support/sandbox.ts";
+import { startSandbox } from "../sandbox/sandbox.ts";
 import { createPinterestAdapter } from "./pinterest.ts";
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(async () => {
-  await fetch(`${sandbox.origin}/__sandbox/reset`, { method: "POST" });
-});
-
-const control = (path: string, method: string, body: unknown) =>
-  fetch(`${sandbox.origin}${path}`, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const control = sandbox.control;
 const setMode = (mode: string) => control("/__sandbox/knobs", "PUT", { pinterest: { mode } });
 const override = (url: string, pinterest: number | string) => control("/__sandbox/counts", "POST", { url, pinterest });
 const fetchCount = (url: string, options: { countUrl?: string; timeoutMs?: number } = {}) =>
@@ -105,7 +94,7 @@ describe("Pinterest adapter against the sandbox", () => {
 
   it("makes one upstream call per fetch", async () => {
     await Promise.all([fetchCount("https://example.com/1"), fetchCount("https://example.com/1"), fetchCount("https://example.com/2")]);
-    const stats = (await (await fetch(`${sandbox.origin}/__sandbox/stats`)).json()) as SandboxStats;
+    const stats = await sandbox.stats();
     expect(stats.pinterest.calls).toBe(3);
     expect(stats.pinterestByUrl).toEqual({ "https://example.com/1": 2, "https://example.com/2": 1 });
   });

@@ -2,29 +2,18 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from "vitest";
 import { SANDBOX_HEADER } from "../networks/types.ts";
-import type { SandboxStats } from "./control.ts";
 import { deriveCounts } from "./derive-counts.ts";
-import { startSandbox, type Sandbox } from "./sandbox.ts";
+import { useSandbox } from "../../test/support/sandbox.ts";
+import { startSandbox } from "./sandbox.ts";
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(async () => {
-  await fetch(`${sandbox.origin}/__sandbox/reset`, { method: "POST" });
-});
-
-const sendJson = (path: string, method: string, body: unknown) =>
-  fetch(`${sandbox.origin}${path}`, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const sendJson = sandbox.control;
 const setKnobs = (knobs: unknown) => sendJson("/__sandbox/knobs", "PUT", knobs);
 const graph = (url: string, fields = "engagement,og_object", token = "app|secret") =>
   fetch(`${sandbox.facebookGraphUrl}/?id=${encodeURIComponent(url)}&fields=${fields}&access_token=${token}`);
 const pin = (url: string, extra = "") => fetch(`${sandbox.pinterestCountUrl}?url=${encodeURIComponent(url)}${extra}`);
-const stats = async () => (await (await fetch(`${sandbox.origin}/__sandbox/stats`)).json()) as SandboxStats;
+const stats = sandbox.stats;
 
 describe("sandbox", () => {
   it("listens on 127.0.0.1 with an ephemeral port and exposes both upstream URLs", () => {
