@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../test/support/service.ts";
+import { throttledLine } from "../../test/support/network-state.ts";
 import { memoryCountCache } from "../counts/cache.ts";
 import { CountService } from "../counts/count-service.ts";
 import type { SandboxKnobs, SandboxStats } from "../sandbox/control.ts";
@@ -41,15 +42,7 @@ describe("NetworkGuard in memory", () => {
     await Promise.all(inFlight.map((ticket) => guard.record(ticket, throttled)));
     expect((await guard.admit("https://example.com/x")).refusal).toBe("backing off after throttling for 30 s");
     expect(lines).toEqual([
-      {
-        event: "network_state",
-        network: "facebook",
-        state: "throttled",
-        until: new Date(START + 30_000).toISOString(),
-        pause_seconds: 30,
-        code: 4,
-        detail: "Graph error 4 (HTTP 403)",
-      },
+      throttledLine(START + 30_000, 30, "Graph error 4 (HTTP 403)"),
     ]);
 
     clock.now = START + 29_999;
@@ -197,15 +190,7 @@ describe("the count service with a throttling Facebook", () => {
     expect(throttledBurst.every((answer) => answer.counts.Facebook === null)).toBe(true);
     expect(await facebookCalls()).toBe(BURST);
     expect(lines).toEqual([
-      {
-        event: "network_state",
-        network: "facebook",
-        state: "throttled",
-        until: new Date(START + 30_000).toISOString(),
-        pause_seconds: 30,
-        code: 4,
-        detail: "Graph error 4 (HTTP 403): (#4) Application request limit reached",
-      },
+      throttledLine(START + 30_000, 30, "Graph error 4 (HTTP 403): (#4) Application request limit reached"),
     ]);
 
     // Facebook recovered: it is asked again once the 30 s are over, first by one call alone.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectRedis } from "../../lib/redis/redis.ts";
 import { NetworkGuard, type Admission, type GuardOptions, type GuardTicket, type NetworkStateLine } from "../../service/networks/guard.ts";
 import { dropRedisPrefix, REDIS_TEST_URL, testRedisPrefix } from "../support/redis.ts";
+import { throttledLine } from "../support/network-state.ts";
 
 /*
  * The networks limit the app, not each process: two guards on one Redis (two processes) share the budgets
@@ -71,16 +72,7 @@ describe("NetworkGuard on Redis", () => {
     expect((await a.admit("https://example.com/x")).refusal).toBe("backing off after throttling for 30 s");
     expect((await b.admit("https://example.com/x")).refusal).toBe("backing off after throttling for 30 s");
     const lines = [...linesA, ...linesB];
-    expect(lines).toEqual([
-      {
-        event: "network_state",
-        network: "facebook",
-        state: "throttled",
-        until: new Date(START + 30_000).toISOString(),
-        pause_seconds: 30,
-        code: 4,
-      },
-    ]);
+    expect(lines).toEqual([throttledLine(START + 30_000, 30)]);
 
     // One probe for both processes; its throttling answer doubles the pause.
     clock.now = START + 30_000;
