@@ -5,12 +5,13 @@ import { redisUnavailable } from "./test/support/redis.ts";
 const exclude = ["node_modules/**", ".next/**", "e2e/**", "data/**"];
 
 /**
- * Two projects: `sqlite` runs every test but the multi-process ones; `scale` runs the API contract suite
+ * Three projects: `sqlite` runs every test but the multi-process ones; `scale` runs the API contract suite
  * again, unchanged, on the scale-out stack (each test service on its own PostgreSQL database and its own
  * Redis key prefix: SHARECOUNT_TEST_STACK=scale, see test/support/service.ts), and the multi-process
  * tests in test/scale/. Without a reachable PostgreSQL and Redis the
  * `scale` project is left out with a message, unless REQUIRE_SERVICES=1 (CI), where its global setup
- * fails the run instead.
+ * fails the run instead. `shifted-clock` runs the unit tests again under a system clock years away, so a
+ * test that passes only on some dates fails (see test/support/shifted-clock.ts).
  */
 const unavailable = (await Promise.all([postgresUnavailable(), redisUnavailable()])).filter(Boolean).join("; ") || undefined;
 const runScale = unavailable === undefined || REQUIRE_SERVICES;

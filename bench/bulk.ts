@@ -1,6 +1,6 @@
 /**
  * `npm run bench:bulk`: one 10,000-URL bulk job against the sandbox with 100 ms upstream latency, through
- * service/main.ts (API + worker). The worker can do at best URLs × latency / concurrency; target: that limit
+ * start/api.ts (API + worker). The worker can do at best URLs × latency / concurrency; target: that limit
  * over the measured wall time ≥ 0.8.
  */
 import path from "node:path";
@@ -30,7 +30,7 @@ async function main(): Promise<number> {
   const apiKey = await createDedicatedAccount(databaseUrl);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  log(`starting service/main.ts on ${base} (sandbox latency ${LATENCY_MS} ms, BULK_CONCURRENCY ${CONCURRENCY})`);
+  log(`starting start/api.ts on ${base} (sandbox latency ${LATENCY_MS} ms, BULK_CONCURRENCY ${CONCURRENCY})`);
   const service = startChild("service", TSX, ["start/api.ts"], {
     PORT: String(port),
     HOST: "127.0.0.1",

@@ -1,5 +1,4 @@
 import type { Hono } from "hono";
-import type { Redis } from "ioredis";
 import type { Env } from "../lib/env.ts";
 import { closeRedis, connectRedis } from "../lib/redis/redis.ts";
 import { createApiApp } from "./http/route-table.ts";

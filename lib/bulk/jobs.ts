@@ -1,5 +1,6 @@
 import "server-only";
 import { dashboard } from "../dashboard/context.ts";
+import { findPlan } from "../plans.ts";
 import type { BulkJobSummary, BulkOverview } from "./types.ts";
 
 interface BulkJobRow {
@@ -46,8 +47,7 @@ export async function bulkOverview(accountId: string): Promise<BulkOverview> {
 
 /** The most URLs a job of this plan may hold (0: the plan has no bulk jobs). */
 export async function planBatchLimit(plan: string): Promise<number> {
-  const row = await dashboard().prisma.plan.findUnique({ where: { name: plan }, select: { bulkBatchLimit: true } });
-  return row?.bulkBatchLimit ?? 0;
+  return (await findPlan(dashboard().prisma, plan))?.bulkBatchLimit ?? 0;
 }
 
 /** One of this account's jobs, or null (another account's job is as unknown as a missing one). */

@@ -1,5 +1,4 @@
 import type { Context } from "hono";
-import type { ApiDeps } from "../api-deps.ts";
 import { apiErrors, toApiError } from "./errors.ts";
 import { requestQuery, type QueryParams } from "./query.ts";
 import { isValidCallback, sendError } from "./respond.ts";
@@ -21,7 +20,7 @@ export interface EndpointRequest {
  * Every API endpoint: the query string parsed once, the JSONP policy applied, and whatever the answer throws
  * mapped to the API's error object (as JSONP when the answer would have been).
  */
-export function endpoint(deps: ApiDeps, jsonp: JsonpPolicy, answer: (request: EndpointRequest) => Promise<Response>) {
+export function endpoint(jsonp: JsonpPolicy, answer: (request: EndpointRequest) => Promise<Response>) {
   return async (c: Context): Promise<Response> => {
     const params = requestQuery(c.req.url);
     const requested = params.get("callback");

@@ -75,6 +75,11 @@ export const apiErrors = {
   bodyTooLarge: (max: number) => new ApiError("body_too_large", 413, `The request body is over ${max} bytes.`),
   methodNotAllowed: (allow: string) =>
     new ApiError("method_not_allowed", 405, `This endpoint answers ${allow} only.`, { Allow: allow }),
+  // Refused by the HTTP server before any route (front-door.ts).
+  badRequest: (reason: string) => new ApiError("bad_request", 400, reason),
+  headersTooLarge: () => new ApiError("request_too_large", 431, "The request headers or URL are too large."),
+  expectationFailed: () => new ApiError("expectation_failed", 417, "Only Expect: 100-continue is supported."),
+  connectNotSupported: () => new ApiError("method_not_allowed", 405, "CONNECT is not supported: this is not a proxy."),
   notFound: () => new ApiError("not_found", 404, "No such API endpoint. See /v1.0/ and /v1.1/ in the API reference."),
   serviceUnavailable: () =>
     new ApiError("service_unavailable", 503, "The service cannot reach its database right now; retry shortly.", {

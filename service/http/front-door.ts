@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import { isHostHeader } from "../../lib/urls/host-header.ts";
+import { apiErrors, type ApiError } from "./errors.ts";
 
 /**
  * The path and query of a request target. Origin-form (`/v1.0/?url=…`) as is; absolute-form
@@ -15,11 +16,12 @@ export function originFormTarget(target: string): string | null {
   return rest.startsWith("/") ? rest : `/${rest}`;
 }
 
-function refuse(socket: { end(data: string): unknown }, status: string, type: string, message: string): void {
-  const body = JSON.stringify({ Error: message, Type: type });
+/** An answer written on the bare socket (no request object to answer through), closing the connection. */
+function refuse(socket: { end(data: string): unknown }, error: ApiError): void {
+  const body = JSON.stringify(error.body());
   socket.end(
-    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${error.status} ${http.STATUS_CODES[error.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 
@@ -36,6 +38,8 @@ const LINGER_TOTAL_MS = 30_000;
  * long. A body that ends leaves the connection free for the next request.
  */
 function lingerAfterAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
+  // Without Content-Length or Transfer-Encoding there is no body (most requests): nothing can be left to read.
+  if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) return;
   res.once("finish", () => {
     if (req.complete) return;
     const { socket } = req;
@@ -52,9 +56,9 @@ function lingerAfterAnswer(req: http.IncomingMessage, res: http.ServerResponse):
   });
 }
 
-function answer(res: http.ServerResponse, status: number, type: string, message: string): void {
-  const body = JSON.stringify({ Error: message, Type: type });
-  res.writeHead(status, {
+function answer(res: http.ServerResponse, error: ApiError): void {
+  const body = JSON.stringify(error.body());
+  res.writeHead(error.status, {
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(body),
     "X-Content-Type-Options": "nosniff",
@@ -77,8 +81,9 @@ function requestProblem(req: http.IncomingMessage): string | null {
   const target = originFormTarget(req.url ?? "");
   if (target === null) return "The request target must be a path, such as /v1.0/?url=….";
   req.url = target;
-  const path = target.split("?", 1)[0]!;
-  if (path.includes("\\")) return "The request path may not contain a backslash.";
+  const backslash = target.indexOf("\\");
+  const query = target.indexOf("?");
+  if (backslash !== -1 && (query === -1 || backslash < query)) return "The request path may not contain a backslash.";
   const host = req.headers.host;
   if (host === undefined) {
     if (req.httpVersion !== "1.0") return "An HTTP/1.1 request needs a Host header.";
@@ -94,7 +99,7 @@ export function createHttpServer(listener: http.RequestListener): http.Server {
   const handle: http.RequestListener = (req, res) => {
     lingerAfterAnswer(req, res);
     const problem = requestProblem(req);
-    if (problem !== null) return answer(res, 400, "bad_request", problem);
+    if (problem !== null) return answer(res, apiErrors.badRequest(problem));
     listener(req, res);
   };
   // Host is checked above, with an answer in the API's format (Node's own check answers an empty 400).
@@ -127,24 +132,18 @@ export function createHttpServer(listener: http.RequestListener): http.Server {
   // the app: answer them with the API's error object too, then close.
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
-    const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
-    refuse(
-      socket,
-      tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request",
-      tooLarge ? "request_too_large" : "bad_request",
-      tooLarge ? "The request headers or URL are too large." : "The request could not be parsed as HTTP.",
-    );
+    refuse(socket, error.code === "HPE_HEADER_OVERFLOW" ? apiErrors.headersTooLarge() : apiErrors.badRequest("The request could not be parsed as HTTP."));
   });
   // Requests this server does not serve are answered, not dropped: an Expect other than 100-continue, CONNECT
   // (a proxy's verb) and protocol upgrades (WebSocket: neither the API nor the dashboard speaks one).
   server.on("checkExpectation", (_req: http.IncomingMessage, res: http.ServerResponse) =>
-    answer(res, 417, "expectation_failed", "Only Expect: 100-continue is supported."),
+    answer(res, apiErrors.expectationFailed()),
   );
   server.on("connect", (_req: http.IncomingMessage, socket: Duplex) =>
-    refuse(socket, "405 Method Not Allowed", "method_not_allowed", "CONNECT is not supported: this is not a proxy."),
+    refuse(socket, apiErrors.connectNotSupported()),
   );
   server.on("upgrade", (_req: http.IncomingMessage, socket: Duplex) =>
-    refuse(socket, "400 Bad Request", "bad_request", "Protocol upgrades (WebSocket) are not supported."),
+    refuse(socket, apiErrors.badRequest("Protocol upgrades (WebSocket) are not supported.")),
   );
   return server;
 }

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { describe, it, expect, beforeAll, afterAll, beforeEach } from "vitest";
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { deriveCounts } from "../sandbox/derive-counts.ts";
 import { FACEBOOK_GARBAGE_BODIES } from "../sandbox/facebook.ts";
 import { useSandbox } from "../../test/support/sandbox.ts";

@@ -47,7 +47,7 @@ function assertBulkAllowed(account: AccountContext): void {
  * the body is read as it arrives and no further than the first URL past the plan's batch limit.
  */
 export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
-  return endpoint(deps, "ignore", async ({ c, params }) => {
+  return endpoint("ignore", async ({ c, params }) => {
     const type = c.req.header("content-type") ?? "";
     const queryKey = apiKeyParam(params);
     let account = queryKey ? await deps.auth.authenticate(queryKey) : null;
@@ -92,7 +92,7 @@ export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
 
 /** GET /v1.0/bulk and /v1.1/bulk: progress, and the results once complete (or so far, with force=1). */
 export function retrieveBulkHandler(deps: ApiDeps, version: ApiVersion) {
-  return endpoint(deps, "refuse", async ({ params }) => {
+  return endpoint("refuse", async ({ params }) => {
     const account = await deps.auth.authenticate(apiKeyParam(params));
     const bulkId = params.get("bulk_id");
     if (!bulkId) throw apiErrors.missingBulkId();

@@ -65,7 +65,7 @@ function httpDate(ms: number): string {
 
 /** GET /v1.0/ and /v1.1/ (and the legacy /url): the count object for one URL. */
 export function countsHandler(deps: ApiDeps, version: ApiVersion) {
-  return endpoint(deps, "answer", async ({ params, callback }) => {
+  return endpoint("answer", async ({ params, callback }) => {
     if (callback && params.has("_")) throw apiErrors.noJqueryCacheBusting();
     const account = await deps.auth.authenticate(apiKeyParam(params));
     const target = parseCached(params.get("url") ?? "");

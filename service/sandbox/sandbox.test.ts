@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { describe, it, expect, beforeAll, afterAll, beforeEach } from "vitest";
+import { describe, it, expect } from "vitest";
 import { SANDBOX_HEADER } from "../networks/types.ts";
 import { deriveCounts } from "./derive-counts.ts";
 import { useSandbox } from "../../test/support/sandbox.ts";
