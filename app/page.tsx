@@ -3,7 +3,6 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { currentAccount } from "@/lib/auth/current-account";
 import { dashboard } from "@/lib/dashboard/context";
-import { findPlan } from "@/lib/plans";
 import { exampleQuery } from "@/lib/dashboard/example-query";
 import { publicOrigin } from "@/lib/dashboard/public-origin";
 
@@ -21,7 +20,7 @@ export default async function Home() {
   if (await currentAccount()) redirect("/dashboard");
   const origin = await publicOrigin();
   // The plan's own numbers: operators change them with plan:set.
-  const free = await findPlan(dashboard().prisma, "free");
+  const free = await dashboard().accounts.findPlan("free");
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">

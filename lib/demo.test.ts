@@ -9,6 +9,7 @@ import { parseEnv, type Env } from "./env.ts";
 import { QuotaClock } from "./quota/clock.ts";
 import { addDays } from "./quota/day.ts";
 import { KeyVault, loadServerSecret } from "./security/secrets.ts";
+import { openStore, type Store } from "./store/store.ts";
 
 const NOW = Date.parse("2026-11-21T15:00:00Z");
 const TODAY = "2026-11-21";
@@ -17,17 +18,20 @@ let database: { url: string; dir: string };
 let env: Env;
 let prisma: PrismaClient;
 let accounts: Accounts;
+let store: Store;
 const clock = new QuotaClock("UTC", () => NOW);
 
 beforeAll(() => {
   database = freshDatabase();
   env = parseEnv({ DATABASE_URL: database.url, QUOTA_TIMEZONE: "UTC" });
   prisma = createPrisma(env.DATABASE_URL);
-  accounts = new Accounts(prisma, clock, new KeyVault(loadServerSecret(env)));
+  store = openStore(env.DATABASE_URL);
+  accounts = new Accounts(prisma, clock, new KeyVault(loadServerSecret(env)), store);
 });
 
 afterAll(async () => {
   await prisma.$disconnect();
+  await store.close();
   fs.rmSync(database.dir, { recursive: true, force: true });
 });
 

@@ -1,12 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { AccountError, Accounts, hashPassword } from "./accounts/accounts.ts";
+import { AccountError, Accounts } from "./accounts/accounts.ts";
 import { newBulkId } from "./bulk/bulk-id.ts";
 import { createPrisma, type PrismaClient } from "./db/prisma.ts";
 import type { Env } from "./env.ts";
-import { DEFAULT_PLANS } from "./plans.ts";
+import { DEFAULT_PLANS } from "./accounts/plans.ts";
 import { QuotaClock } from "./quota/clock.ts";
 import { addDays } from "./quota/day.ts";
 import { KeyVault, loadServerSecret } from "./security/secrets.ts";
+import { openStore } from "./store/store.ts";
 import { parseCountUrl } from "./urls/count-url.ts";
 
 /**
@@ -137,7 +138,7 @@ async function findOrCreate(options: DemoSeedOptions, password: string) {
  * Safe to call on every start and from two processes at once: nothing is written twice.
  */
 export async function seedDemoAccount(options: DemoSeedOptions): Promise<DemoSeed> {
-  const { prisma, clock } = options;
+  const { prisma, accounts, clock } = options;
   const now = clock.now();
   const password = options.password ?? randomDemoPassword();
   const { account, created } = await findOrCreate(options, password);
@@ -146,10 +147,7 @@ export async function seedDemoAccount(options: DemoSeedOptions): Promise<DemoSee
 
   if (!created) {
     // A new password at every start; sessions signed in with an earlier one end.
-    await prisma.$transaction([
-      prisma.account.update({ where: { id: account.id }, data: { passwordHash: await hashPassword(password) } }),
-      prisma.session.deleteMany({ where: { userId: account.id } }),
-    ]);
+    await accounts.setPassword(account.id, password);
   }
 
   // History: once (the account has no usage rows yet). Written in one transaction, so a crash cannot leave half.
@@ -211,11 +209,8 @@ export async function seedDemoAccount(options: DemoSeedOptions): Promise<DemoSee
  * A failure is reported and does not stop the server.
  */
 export async function startDemo(env: Env, baseUrl: string, log: (line: string) => void = console.log): Promise<DemoSeed | null> {
-  const prisma = createPrisma(env.DATABASE_URL);
   try {
-    const clock = new QuotaClock(env.QUOTA_TIMEZONE);
-    const accounts = new Accounts(prisma, clock, new KeyVault(loadServerSecret(env)));
-    const seed = await seedDemoAccount({ prisma, accounts, clock });
+    const seed = await withAccounts(env, (options) => seedDemoAccount(options));
     const url = `${baseUrl}/sign-in`;
     log(JSON.stringify({ event: "demo_account", email: seed.email, password: seed.password, url }));
     log(
@@ -226,8 +221,6 @@ export async function startDemo(env: Env, baseUrl: string, log: (line: string) =
   } catch (error) {
     console.error(JSON.stringify({ event: "demo_account_failed", error: error instanceof Error ? error.message : String(error) }));
     return null;
-  } finally {
-    await prisma.$disconnect();
   }
 }
 
@@ -236,16 +229,23 @@ export async function startDemo(env: Env, baseUrl: string, log: (line: string) =
  * password (printed in an old log) is removed and its sessions end. Its data stays.
  */
 export async function disableDemo(env: Env): Promise<void> {
-  const prisma = createPrisma(env.DATABASE_URL);
-  try {
-    const account = await prisma.account.findUnique({ where: { email: DEMO_EMAIL }, select: { id: true, passwordHash: true } });
-    if (!account?.passwordHash) return;
-    await prisma.$transaction([
-      prisma.account.update({ where: { id: account.id }, data: { passwordHash: null } }),
-      prisma.session.deleteMany({ where: { userId: account.id } }),
-    ]);
+  await withAccounts(env, async ({ prisma, accounts }) => {
+    const account = await prisma.account.findUnique({ where: { email: DEMO_EMAIL }, select: { id: true } });
+    if (!account || !(await accounts.hasPassword(account.id))) return;
+    await accounts.setPassword(account.id, null);
     console.log(JSON.stringify({ event: "demo_account_disabled", email: DEMO_EMAIL }));
+  });
+}
+
+/** The accounts of `npm start`'s database, with its key vault, for the time `use` takes. */
+async function withAccounts<T>(env: Env, use: (options: DemoSeedOptions) => Promise<T>): Promise<T> {
+  const prisma = createPrisma(env.DATABASE_URL);
+  const store = openStore(env.DATABASE_URL);
+  try {
+    const clock = new QuotaClock(env.QUOTA_TIMEZONE);
+    return await use({ prisma, clock, accounts: new Accounts(prisma, clock, new KeyVault(loadServerSecret(env)), store) });
   } finally {
     await prisma.$disconnect();
+    await store.close();
   }
 }

@@ -2,7 +2,8 @@ import type { CountService } from "./counts/count-service.ts";
 import type { Authenticator } from "./http/auth.ts";
 import type { QuotaClock } from "../lib/quota/clock.ts";
 import type { QuotaCounter } from "./quota/counter.ts";
-import type { Store } from "./store/types.ts";
+import type { QueuedBulkUrl } from "../lib/store/bulk.ts";
+import type { Store } from "../lib/store/store.ts";
 
 /** What the API's routes are built from; one instance per process. */
 export interface ApiDeps {
@@ -13,8 +14,8 @@ export interface ApiDeps {
   quota: QuotaCounter;
   /** Throws unless every backing service (database, and Redis when used) answers. */
   ping: () => Promise<void>;
-  /** A bulk job was stored: hand it to the workers. Never throws (workers also find stored jobs themselves). */
-  bulkSubmitted: (job: { id: string; accountId: string }) => Promise<void>;
+  /** A bulk job's URLs were stored: hand them to the workers. Never throws (workers also find stored jobs themselves). */
+  bulkSubmitted: (urls: readonly QueuedBulkUrl[]) => Promise<void>;
   limits: { maxBodyBytes: number; maxCustomTtlSeconds: number };
   /** Networks are the sandbox: every count answer says so. */
   sandbox: boolean;

@@ -16,9 +16,10 @@ import { QuotaClock } from "../lib/quota/clock.ts";
 import { storeQuotaCounter } from "./quota/counter.ts";
 import { RedisQuotaCounter } from "./quota/redis-counter.ts";
 import { startSandbox, type Sandbox } from "./sandbox/sandbox.ts";
-import { openStore } from "./store/index.ts";
-import { AccountCache } from "./store/account-cache.ts";
-import type { PlanLimits, Store } from "./store/types.ts";
+import type { PlanLimits } from "../lib/store/accounts.ts";
+import type { QueuedBulkUrl } from "../lib/store/bulk.ts";
+import { openStore, type Store } from "../lib/store/store.ts";
+import { AccountCache } from "./accounts/account-cache.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
 
@@ -59,9 +60,9 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       probeTimeoutMs: env.NETWORK_TIMEOUT_MS + 5_000,
       ...budgets,
     });
-  const quota = redis ? new RedisQuotaCounter(redis, store, env.REDIS_PREFIX) : storeQuotaCounter(store);
+  const quota = redis ? new RedisQuotaCounter(redis, store.usage, store.bulk, env.REDIS_PREFIX) : storeQuotaCounter(store.usage, store.bulk);
   const counts = new CountService({
-    store,
+    knownCounts: store.counts,
     cache: redis
       ? redisCountCache(redis, env.REDIS_PREFIX, env.COUNT_CACHE_MAX_URLS)
       : memoryCountCache(env.COUNT_CACHE_MAX_URLS),
@@ -89,7 +90,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       },
     },
   });
-  const countDeps = { store, counts, clock, quota, plans: new AccountCache<PlanLimits>(store, 10_000) };
+  const countDeps = { store, counts, clock, quota, plans: new AccountCache<PlanLimits>(store.accounts, 10_000) };
   const bulk = env.REDIS_URL ? queueBulk(env, options, countDeps) : pollingBulk(env, options, countDeps);
   const ping = async () => {
     await store.ping();
@@ -97,7 +98,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   };
   const app = createApiApp({
     store,
-    auth: new Authenticator(store),
+    auth: new Authenticator(store.accounts),
     counts,
     clock,
     quota,
@@ -141,7 +142,7 @@ function queueBulk(env: Env, options: RuntimeOptions, deps: BulkCountDeps) {
   // The queue's connection fails fast like the API's (a submission must not hang while Redis is away); the
   // worker's waits for Redis instead, as BullMQ requires of the connection it blocks on.
   const queueConnection = connectRedis(env.REDIS_URL!, { enableAutoPipelining: false });
-  const queue = new BulkQueue(queueConnection, env.REDIS_PREFIX, deps.store);
+  const queue = new BulkQueue(queueConnection, env.REDIS_PREFIX, deps.store.bulk);
   const workerConnection =
     options.worker === false
       ? null
@@ -159,12 +160,12 @@ function queueBulk(env: Env, options: RuntimeOptions, deps: BulkCountDeps) {
     : null;
   return {
     worker,
-    async submitted(job: { id: string; accountId: string }) {
+    async submitted(urls: readonly QueuedBulkUrl[]) {
       try {
-        await queue.enqueue(job);
+        await queue.enqueue(urls);
       } catch (error) {
         // The job is stored: a worker's sweep enqueues it once Redis answers again.
-        console.error(`bulk job ${job.id} could not be enqueued now; the workers will pick it up`, error);
+        console.error(`bulk job ${urls[0]?.jobId} could not be enqueued now; the workers will pick it up`, error);
       }
     },
     async close() {

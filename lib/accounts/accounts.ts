@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { hash as argon2Hash } from "@node-rs/argon2";
+import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
+import { endSessions } from "../auth/sessions.ts";
 import type { PrismaClient } from "../db/prisma.ts";
 import type { QuotaClock } from "../quota/clock.ts";
+import type { Store } from "../store/store.ts";
 import { normalizeWhitelistEntry } from "../whitelist/domains.ts";
 import type { KeyVault } from "../security/secrets.ts";
 import { generateApiKey, hashApiKey } from "./api-key.ts";
@@ -25,6 +27,8 @@ export class Accounts {
     /** Whose "today" a new account's or plan's allocation starts on. */
     private readonly clock: QuotaClock,
     private readonly vault: KeyVault,
+    /** The owners of usage (what `show` reports) and of bulk jobs (a raised plan lets paused jobs resume). */
+    private readonly storage: Pick<Store, "usage" | "bulk">,
   ) {}
 
   private today(): string {
@@ -32,7 +36,7 @@ export class Accounts {
   }
 
   private async plan(name: string) {
-    const plan = await this.prisma.plan.findUnique({ where: { name } });
+    const plan = await this.findPlan(name);
     if (!plan) {
       const names = (await this.prisma.plan.findMany({ select: { name: true } })).map((p) => p.name);
       throw new AccountError(`Unknown plan "${name}"; plans: ${names.join(", ")}`);
@@ -88,11 +92,8 @@ export class Accounts {
         create: { accountId: account.id, day, dailyQuota: plan.dailyQuota },
         update: { dailyQuota: plan.dailyQuota },
       }),
-      this.prisma.bulkJob.updateMany({
-        where: { accountId: account.id, completedAt: null },
-        data: { pausedUntil: null },
-      }),
     ]);
+    await this.storage.bulk.resume({ accountId: account.id });
     return this.show(email);
   }
 
@@ -117,6 +118,102 @@ export class Accounts {
     return account?.apiKeyEncrypted ? this.vault.decrypt(account.apiKeyEncrypted) : null;
   }
 
+  /** One plan's limits, or null when there is no such plan. */
+  async findPlan(name: string) {
+    return this.prisma.plan.findUnique({ where: { name } });
+  }
+
+  /** Every plan, smallest quota first. */
+  async plans() {
+    return this.prisma.plan.findMany({ orderBy: { dailyQuota: "asc" } });
+  }
+
+  /**
+   * Changes a plan's limits; accounts on it get the new daily quota from today on (earlier days keep
+   * theirs), and their jobs paused for quota resume now instead of at the next reset.
+   */
+  async updatePlan(name: string, changes: { dailyQuota?: number; bulkBatchLimit?: number; customTtlAllowed?: boolean }) {
+    const day = this.today();
+    const plan = await this.prisma.$transaction(async (tx) => {
+      // Only a missing plan is "unknown": any other failure (a value the database refuses) must not be reported as one.
+      if (!(await tx.plan.findUnique({ where: { name } }))) throw new AccountError(`Unknown plan "${name}"`);
+      const updated = await tx.plan.update({ where: { name }, data: changes });
+      if (changes.dailyQuota !== undefined) {
+        const accounts = await tx.account.findMany({ where: { planName: name }, select: { id: true } });
+        for (const { id } of accounts) {
+          await tx.quotaAllocation.upsert({
+            where: { accountId_day: { accountId: id, day } },
+            create: { accountId: id, day, dailyQuota: updated.dailyQuota },
+            update: { dailyQuota: updated.dailyQuota },
+          });
+        }
+      }
+      return updated;
+    });
+    if (changes.dailyQuota !== undefined) await this.storage.bulk.resume({ planName: name });
+    return plan;
+  }
+
+  /** What the bulk page shows of the account: its plan's batch limit, its whitelist, and the plans that allow bulk jobs. */
+  async bulkSettingsOf(accountId: string) {
+    const [account, bulkPlans] = await Promise.all([
+      this.prisma.account.findUniqueOrThrow({
+        where: { id: accountId },
+        select: { whitelistEnabled: true, whitelist: { select: { domain: true } }, plan: { select: { name: true, bulkBatchLimit: true } } },
+      }),
+      this.prisma.plan.findMany({ where: { bulkBatchLimit: { gt: 0 } }, orderBy: { bulkBatchLimit: "asc" }, select: { name: true, bulkBatchLimit: true } }),
+    ]);
+    return {
+      plan: account.plan,
+      bulkPlans,
+      whitelist: { enabled: account.whitelistEnabled, domains: account.whitelist.map((entry) => entry.domain) },
+    };
+  }
+
+  /** The limits of the account's plan. */
+  async planOf(accountId: string) {
+    const { plan } = await this.prisma.account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } });
+    return plan;
+  }
+
+  /** Whether the account has a password (an account made by a GitHub or Google sign-in has none at first). */
+  async hasPassword(accountId: string): Promise<boolean> {
+    return (await this.passwordHashOf(accountId)) !== null;
+  }
+
+  /** Whether `password` is the account's password. */
+  async checkPassword(accountId: string, password: string): Promise<boolean> {
+    return passwordMatches(await this.passwordHashOf(accountId), password);
+  }
+
+  /** The account with this email and password, or null; an unknown email takes as long to answer as a wrong password. */
+  async withPassword(email: string, password: string): Promise<{ id: string } | null> {
+    const account = await this.prisma.account.findUnique({
+      where: { email: normalizeEmail(email) },
+      select: { id: true, passwordHash: true },
+    });
+    const valid = await passwordMatches(account?.passwordHash ?? null, password);
+    return valid && account ? { id: account.id } : null;
+  }
+
+  /**
+   * Sets the password (null removes it) and, in the same transaction, ends the account's sessions but
+   * `keepSessionId`'s: a browser signed in with the old password is signed out with it. Returns how many ended.
+   */
+  async setPassword(accountId: string, password: string | null, keepSessionId?: string): Promise<number> {
+    const passwordHash = password === null ? null : await hashPassword(password);
+    const [, ended] = await this.prisma.$transaction([
+      this.prisma.account.update({ where: { id: accountId }, data: { passwordHash } }),
+      endSessions(this.prisma, accountId, keepSessionId),
+    ]);
+    return ended.count;
+  }
+
+  private async passwordHashOf(accountId: string): Promise<string | null> {
+    const { passwordHash } = await this.prisma.account.findUniqueOrThrow({ where: { id: accountId }, select: { passwordHash: true } });
+    return passwordHash;
+  }
+
   /** Replaces the whitelist; every entry is normalized, and an invalid one refuses the whole change. */
   async setWhitelist(email: string, entries: string[], enabled: boolean) {
     const account = await this.byEmail(email);
@@ -137,15 +234,16 @@ export class Accounts {
   async show(email: string) {
     const account = await this.prisma.account.findUnique({
       where: { email: normalizeEmail(email) },
-      include: { plan: true, whitelist: { orderBy: { domain: "asc" } }, usage: { where: { day: this.today() } } },
+      include: { plan: true, whitelist: { orderBy: { domain: "asc" } } },
     });
     if (!account) throw new AccountError(`No account with email ${email}`);
+    const usedToday = await this.storage.usage.queriesOn(account.id, this.today());
     return {
       email: account.email,
       plan: account.plan.name,
       quota: {
         allocated_today: account.plan.dailyQuota,
-        used_today: account.usage[0]?.queries ?? 0,
+        used_today: usedToday,
         bulk_batch_limit: account.plan.bulkBatchLimit,
         custom_ttl_allowed: account.plan.customTtlAllowed,
       },
@@ -161,7 +259,15 @@ function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
 }
 
+// Verifying against a real hash when there is none keeps the answer time the same either way.
+const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2hhcmVjb3VudGR1bW15$Xh4rW8c6oEJ7o3b0Vxv1hjm3mLzZ3o3bW4xM9kqCk2w";
+
+async function passwordMatches(passwordHash: string | null, password: string): Promise<boolean> {
+  const valid = await argon2Verify(passwordHash ?? DUMMY_HASH, password).catch(() => false);
+  return passwordHash !== null && valid;
+}
+
 /** argon2id with the library's defaults (OWASP's recommended minimum: 19 MiB, 2 passes). */
-export function hashPassword(password: string): Promise<string> {
+function hashPassword(password: string): Promise<string> {
   return argon2Hash(password);
 }

@@ -16,8 +16,6 @@ export interface CurrentAccount {
   sessionId: string;
 }
 
-const LAST_SEEN_RESOLUTION_MS = 60_000;
-
 /**
  * The signed-in account, or null. Reads the database session on every request, so a revoked session is
  * signed out at once; records when the session was last seen (at most once a minute).
@@ -28,19 +26,11 @@ export const currentAccount = cache(async (): Promise<CurrentAccount | null> => 
   const jar = await cookies();
   const token = jar.get(sessionCookieName(true))?.value ?? jar.get(sessionCookieName(false))?.value;
   if (!token) return null;
-  const { prisma, clock } = dashboard();
-  const row = await prisma.session.findUnique({
-    where: { sessionToken: hashSessionToken(token) },
-    include: { user: { select: { email: true, planName: true } } },
-  });
-  if (!row || row.expires.getTime() <= clock.now()) return null;
-  const accountId = row.userId;
-  const now = clock.now();
-  if (now - row.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS || !row.userAgent) {
-    const userAgent = row.userAgent ?? (await headers()).get("user-agent")?.slice(0, 300) ?? null;
-    await prisma.session.update({ where: { id: row.id }, data: { lastSeenAt: new Date(now), userAgent } });
-  }
-  return { id: accountId, email: row.user.email, plan: row.user.planName, sessionId: row.id };
+  const session = await dashboard().sessions.signedIn(
+    hashSessionToken(token),
+    async () => (await headers()).get("user-agent")?.slice(0, 300) ?? null,
+  );
+  return session && { id: session.accountId, email: session.email, plan: session.plan, sessionId: session.id };
 });
 
 /** The signed-in account; a signed-out browser is sent to sign in, and back to this page after. */

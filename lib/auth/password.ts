@@ -1,6 +1,5 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { verify as argon2Verify } from "@node-rs/argon2";
 import { cookies, headers } from "next/headers";
 import { CLIENT_IP_HEADER, limitKeyOf } from "./client-ip.ts";
 import { giveBack, rateLimiter, retryMinutes, takeFromLimits } from "./rate-limit.ts";
@@ -12,9 +11,6 @@ import { SESSION_MAX_AGE_SECONDS } from "./auth.ts";
 // Per email and address: guessing one account's password; per address: trying many accounts.
 const perAccount = () => rateLimiter("sign-in-account", 5, 15 * 60);
 const perAddress = () => rateLimiter("sign-in-address", 50, 15 * 60);
-
-// Verifying against a real hash when the email is unknown keeps the answer time the same either way.
-const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2hhcmVjb3VudGR1bW15$Xh4rW8c6oEJ7o3b0Vxv1hjm3mLzZ3o3bW4xM9kqCk2w";
 
 export type PasswordSignInResult = { ok: true } | { ok: false; error: string };
 
@@ -52,9 +48,8 @@ export async function signInWithPassword(emailInput: string, password: string): 
   ] as const;
   const taken = await takeFromLimits(limits);
   if (!taken.ok) return { ok: false, error: `Too many sign-in attempts. Try again in ${retryMinutes(taken.retryAfterMs)} minute(s).` };
-  const account = await dashboard().prisma.account.findUnique({ where: { email } });
-  const valid = await argon2Verify(account?.passwordHash ?? DUMMY_HASH, password).catch(() => false);
-  if (!account?.passwordHash || !valid) return { ok: false, error: "Wrong email or password." };
+  const account = await dashboard().accounts.withPassword(email, password);
+  if (!account) return { ok: false, error: "Wrong email or password." };
   // Only failures count: this attempt is given back to both limits (earlier failures stay counted).
   await giveBack(limits);
   await startSession(account.id);

@@ -1,11 +1,13 @@
 import "server-only";
 import type { Redis } from "ioredis";
 import { Accounts } from "../accounts/accounts.ts";
-import { createPrisma, type PrismaClient } from "../db/prisma.ts";
+import { Sessions } from "../auth/sessions.ts";
+import { createPrisma, pingDatabase, type PrismaClient } from "../db/prisma.ts";
 import { parseEnv, type Env } from "../env.ts";
 import { connectRedis } from "../redis/redis.ts";
 import { deriveKey, KeyVault, loadServerSecret } from "../security/secrets.ts";
 import { QuotaClock } from "../quota/clock.ts";
+import { openStore, type Store } from "../store/store.ts";
 
 export interface DashboardContext {
   env: Env;
@@ -13,6 +15,12 @@ export interface DashboardContext {
   /** The real clock, in the quota time zone: what "today" and expiries are computed from. */
   clock: QuotaClock;
   accounts: Accounts;
+  /** The tables the API also uses (bulk jobs), through their owners. */
+  store: Store;
+  /** Signed-in browsers (Auth.js's database sessions). */
+  sessions: Sessions;
+  /** Resolves while the database answers: the health check. */
+  ping: () => Promise<void>;
   /** Auth.js's secret, derived from the server secret. */
   authSecret: string;
   /** Where the dashboard's server routes reach the API. */
@@ -30,11 +38,15 @@ export function dashboard(): DashboardContext {
     const secret = loadServerSecret(env);
     const prisma = createPrisma(env.DATABASE_URL);
     const clock = new QuotaClock(env.QUOTA_TIMEZONE);
+    const store = openStore(env.DATABASE_URL);
     globalForContext.sharecountDashboard = {
       env,
       prisma,
       clock,
-      accounts: new Accounts(prisma, clock, new KeyVault(secret)),
+      accounts: new Accounts(prisma, clock, new KeyVault(secret), store),
+      store,
+      sessions: new Sessions(prisma, clock),
+      ping: () => pingDatabase(prisma),
       authSecret: deriveKey(secret, "auth.js").toString("hex"),
       apiUrl: env.SHARECOUNT_API_URL ?? `http://127.0.0.1:${env.PORT}`,
       redis: env.REDIS_URL ? connectRedis(env.REDIS_URL) : null,

@@ -15,17 +15,13 @@ export interface Overview {
 
 /** The overview page's data, for its first render on the server and for its route. */
 export async function loadOverview(accountId: string): Promise<Overview> {
-  const { accounts, apiUrl, prisma } = dashboard();
+  const { accounts, apiUrl } = dashboard();
   const apiKey = await accounts.apiKeyOf(accountId);
   if (!apiKey) throw new DashboardError("no_key", 409, "This account has no stored API key: roll the key once to use the dashboard.");
   const api = new ShareCountApi(apiUrl, apiKey);
-  const [quota, status, account] = await Promise.all([
-    api.quota(),
-    api.status(),
-    prisma.account.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } }),
-  ]);
+  const [quota, status, plan] = await Promise.all([api.quota(), api.status(), accounts.planOf(accountId)]);
   return {
-    plan: { name: account.plan.name, dailyQuota: account.plan.dailyQuota, bulkBatchLimit: account.plan.bulkBatchLimit },
+    plan: { name: plan.name, dailyQuota: plan.dailyQuota, bulkBatchLimit: plan.bulkBatchLimit },
     quota,
     status,
     apiKeyMask: maskApiKey(apiKey),

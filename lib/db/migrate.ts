@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { ensureDefaultPlans } from "../plans.ts";
+import { ensureDefaultPlans } from "../accounts/plans.ts";
 import { parsePostgresUrl, isPostgresUrl } from "./postgres-url.ts";
 import { createPrisma } from "./prisma.ts";
 import { sqliteFileFromUrl } from "./sqlite-url.ts";

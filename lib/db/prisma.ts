@@ -21,3 +21,8 @@ export function createPrisma(databaseUrl: string): PrismaClient {
   }
   return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: sqliteFileFromUrl(databaseUrl) }) });
 }
+
+/** Resolves once the database answers a query; rejects while it is unreachable. */
+export async function pingDatabase(prisma: PrismaClient): Promise<void> {
+  await prisma.$queryRaw`SELECT 1`;
+}

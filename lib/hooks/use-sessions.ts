@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { SessionSummary } from "@/lib/dashboard/sessions";
+import type { SessionSummary } from "@/lib/auth/sessions";
 import { fetchJson } from "@/lib/dashboard/fetch-json";
 
 export const SESSIONS_KEY = ["sessions"] as const;

@@ -3,9 +3,9 @@ import { Accounts, AccountError } from "../../lib/accounts/accounts.ts";
 import { QuotaClock } from "../../lib/quota/clock.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
+import { openStore } from "../../lib/store/store.ts";
 import { KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
 import { EnvError, loadDotEnv, parseEnv } from "../../lib/env.ts";
-import { listPlans, updatePlan } from "../../lib/plans.ts";
 
 const USAGE = `usage: npm run -s admin -- <command> [options]
   account:create --email E --plan free|plus|business|dedicated [--password P]
@@ -64,7 +64,8 @@ async function main(argv: string[]): Promise<unknown> {
   await migrate(env.DATABASE_URL);
   const prisma = createPrisma(env.DATABASE_URL);
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
-  const accounts = new Accounts(prisma, clock, vault);
+  const store = openStore(env.DATABASE_URL);
+  const accounts = new Accounts(prisma, clock, vault, store);
   try {
     switch (command) {
       case "account:create": {
@@ -87,9 +88,9 @@ async function main(argv: string[]): Promise<unknown> {
         return await accounts.setWhitelist(required(values, "email"), domains, enabled);
       }
       case "plan:list":
-        return { plans: await listPlans(prisma) };
+        return { plans: await accounts.plans() };
       case "plan:set":
-        return await updatePlan(prisma, clock, required(values, "plan"), {
+        return await accounts.updatePlan(required(values, "plan"), {
           dailyQuota: count(values["daily-quota"], "daily-quota"),
           bulkBatchLimit: count(values["bulk-batch-limit"], "bulk-batch-limit"),
           customTtlAllowed: bool(values["custom-ttl"], "custom-ttl"),
@@ -99,6 +100,7 @@ async function main(argv: string[]): Promise<unknown> {
     }
   } finally {
     await prisma.$disconnect();
+    await store.close();
   }
 }
 

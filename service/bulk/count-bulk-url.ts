@@ -1,11 +1,13 @@
 import type { CountService } from "../counts/count-service.ts";
 import type { QuotaClock } from "../../lib/quota/clock.ts";
 import type { QuotaCounter } from "../quota/counter.ts";
-import type { AccountCache } from "../store/account-cache.ts";
-import type { PlanLimits, QueuedBulkUrl, Store } from "../store/types.ts";
+import type { PlanLimits } from "../../lib/store/accounts.ts";
+import type { Store } from "../../lib/store/store.ts";
+import type { AccountCache } from "../accounts/account-cache.ts";
+import type { BulkStore, QueuedBulkUrl } from "../../lib/store/bulk.ts";
 
 export interface BulkCountDeps {
-  store: Store;
+  store: Pick<Store, "accounts" | "usage" | "bulk">;
   counts: CountService;
   clock: QuotaClock;
   quota: QuotaCounter;
@@ -22,7 +24,7 @@ export type BulkUrlOutcome = { kind: "done" } | { kind: "paused"; until: number 
  */
 export async function countBulkUrl(deps: BulkCountDeps, item: QueuedBulkUrl): Promise<BulkUrlOutcome> {
   const { store, counts, clock, quota, plans } = deps;
-  const planOf = () => plans.get(item.accountId, () => store.accountPlan(item.accountId));
+  const planOf = () => plans.get(item.accountId, () => store.accounts.plan(item.accountId));
   const plan = await planOf();
   if (!plan) return { kind: "gone" };
   const { day, resetsAt } = clock.today();
@@ -33,7 +35,7 @@ export async function countBulkUrl(deps: BulkCountDeps, item: QueuedBulkUrl): Pr
   // jobs): complete against the plan as it is now, or a stale quota would pause the job until midnight.
   const current = await planOf();
   if (!current) return { kind: "gone" };
-  const outcome = await quota.completeBulkUrl(item, day, current.dailyQuota, JSON.stringify(lookup.counts), Date.now());
+  const outcome = await quota.completeBulkUrl(item, { day, dailyQuota: current.dailyQuota }, lookup.counts, Date.now());
   if (outcome === "quota_exhausted") return pause(current.dailyQuota);
   return { kind: "done" };
 }
@@ -46,10 +48,10 @@ const RECHECK_MS = 2 * 60_000;
  * shared counters may run ahead of the database for a while (reservations in flight, or made by a process
  * that died); then the jobs only wait a couple of minutes and look again.
  */
-async function pauseAccount(store: Store, accountId: string, day: string, dailyQuota: number, resetsAt: number): Promise<BulkUrlOutcome> {
-  const usedUp = (await store.queriesOn(accountId, day)) >= dailyQuota;
+async function pauseAccount(store: BulkCountDeps["store"], accountId: string, day: string, dailyQuota: number, resetsAt: number): Promise<BulkUrlOutcome> {
+  const usedUp = (await store.usage.queriesOn(accountId, day)) >= dailyQuota;
   const until = usedUp ? resetsAt : Math.min(resetsAt, Date.now() + RECHECK_MS);
-  await store.pauseBulkJobs(accountId, until);
+  await store.bulk.pause(accountId, until);
   return { kind: "paused", until };
 }
 
@@ -58,11 +60,11 @@ const HOUR = 3600_000;
 const INCOMPLETE_GRACE_MS = 30 * 24 * HOUR;
 
 /** Deletes bulk jobs past their retention; every worker runs it hourly (it is idempotent). */
-export async function deleteExpiredBulkJobs(store: Store, retentionDays: number): Promise<void> {
+export async function deleteExpiredBulkJobs(bulk: BulkStore, retentionDays: number): Promise<void> {
   try {
     const now = Date.now();
     const retention = retentionDays * 24 * HOUR;
-    await store.deleteExpiredBulkJobs(now - retention, now - retention - INCOMPLETE_GRACE_MS);
+    await bulk.deleteExpired(now - retention, now - retention - INCOMPLETE_GRACE_MS);
   } catch (error) {
     console.error("bulk worker: retention cleanup failed", error);
   }

@@ -24,7 +24,7 @@ const QUIET_MS = 5 * 60_000;
  * A bulk worker on the BullMQ queue: any number of them, in any number of processes, share the URLs.
  * BullMQ locks each URL to the worker counting it; a worker that dies (kill -9) stops renewing its locks
  * and BullMQ's stalled-job check hands its URLs to the others after `lockMs`. The database commit that
- * stores a result and counts it happens once per URL whatever BullMQ does (Store.completeBulkUrl), so a
+ * stores a result and counts it happens once per URL whatever BullMQ does (BulkStore.complete), so a
  * URL counted twice by two workers is still answered and counted once.
  */
 export class BulkQueueWorker {
@@ -55,9 +55,9 @@ export class BulkQueueWorker {
     });
     this.worker.on("error", (error) => console.error("bulk worker:", error.message));
     this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_MS);
-    this.cleanupTimer = setInterval(() => void deleteExpiredBulkJobs(options.store, options.retentionDays), HOUR);
+    this.cleanupTimer = setInterval(() => void deleteExpiredBulkJobs(options.store.bulk, options.retentionDays), HOUR);
     void this.sweep();
-    void deleteExpiredBulkJobs(options.store, options.retentionDays);
+    void deleteExpiredBulkJobs(options.store.bulk, options.retentionDays);
   }
 
   /** Stops taking URLs and waits for the ones being counted to be stored. */
@@ -92,7 +92,7 @@ export class BulkQueueWorker {
   private async sweepOnce(): Promise<void> {
     try {
       const now = Date.now();
-      const jobs = await this.options.store.activeBulkJobs(now);
+      const jobs = await this.options.store.bulk.active(now);
       const progress = new Map<string, number>();
       for (const job of jobs) {
         progress.set(job.id, job.urlsCompleted);

@@ -1,6 +1,6 @@
 import { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import type { QueuedBulkUrl, Store } from "../store/types.ts";
+import type { BulkStore, QueuedBulkUrl } from "../../lib/store/bulk.ts";
 
 /** The BullMQ queue of bulk URLs: one BullMQ job per URL, so a URL is the unit of locking and recovery. */
 export const BULK_QUEUE = "bulk-urls";
@@ -26,7 +26,7 @@ export class BulkQueue {
   constructor(
     connection: Redis,
     prefix: string,
-    private readonly store: Store,
+    private readonly bulk: BulkStore,
   ) {
     this.queue = new Queue<BulkUrlJobData>(BULK_QUEUE, {
       connection,
@@ -44,11 +44,13 @@ export class BulkQueue {
   }
 
   /**
-   * Adds the job's queued URLs. Priority is the URL's place among them: every job's first URLs come before
-   * any job's later ones, so jobs are served round-robin and a small job does not wait behind a big one.
+   * Adds a new job's URLs, as stored. Priority is the URL's place among them: every job's first URLs come
+   * before any job's later ones, so jobs are served round-robin and a small job does not wait behind a big one.
    */
-  async enqueue(job: { id: string; accountId: string }): Promise<void> {
-    await this.eachPage(job, (urls, firstPlace) => this.add(urls.map((url, i) => ({ url, place: firstPlace + i }))));
+  async enqueue(urls: readonly QueuedBulkUrl[]): Promise<void> {
+    for (let start = 0; start < urls.length; start += PAGE) {
+      await this.add(urls.slice(start, start + PAGE).map((url, i) => ({ url, place: start + i + 1 })));
+    }
   }
 
   /**
@@ -91,7 +93,7 @@ export class BulkQueue {
     let afterId = 0;
     let place = 1;
     for (;;) {
-      const urls = await this.store.queuedBulkUrls(job, afterId, PAGE);
+      const urls = await this.bulk.queued(job, afterId, PAGE);
       if (urls.length === 0) return;
       await visit(urls, place);
       place += urls.length;

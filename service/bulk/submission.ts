@@ -1,5 +1,5 @@
 import { admits, UrlListReader, type AcceptedUrl } from "../../lib/bulk/url-list.ts";
-import type { AccountContext } from "../store/types.ts";
+import type { AccountContext } from "../../lib/store/accounts.ts";
 
 /**
  * The URLs of a job being submitted, taken line by line as its body arrives, by the one line rule

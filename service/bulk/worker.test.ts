@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { CountService } from "../counts/count-service.ts";
 import type { QuotaClock } from "../../lib/quota/clock.ts";
 import type { QuotaCounter } from "../quota/counter.ts";
-import type { AccountCache } from "../store/account-cache.ts";
-import type { PlanLimits, QueuedBulkUrl, Store } from "../store/types.ts";
+import type { PlanLimits } from "../../lib/store/accounts.ts";
+import type { BulkStore, QueuedBulkUrl } from "../../lib/store/bulk.ts";
+import type { AccountCache } from "../accounts/account-cache.ts";
+import type { BulkCountDeps } from "./count-bulk-url.ts";
 import { BulkWorker } from "./worker.ts";
 
 /**
@@ -14,11 +16,12 @@ function instantJob(size: number) {
   const job = { id: "job", accountId: "account", urlsCompleted: 0, createdAt: 0 };
   const queued: QueuedBulkUrl[] = Array.from({ length: size }, (_, i) => ({ id: i + 1, jobId: job.id, accountId: job.accountId, countUrl: `https://example.com/${i}` }));
   const done = new Set<number>();
-  const store = {
-    activeBulkJobs: async () => (done.size < size ? [job] : []),
-    queuedBulkUrls: async (_job: unknown, afterId: number, limit: number) => queued.filter((u) => u.id > afterId && !done.has(u.id)).slice(0, limit),
-    deleteExpiredBulkJobs: async () => 0,
-  } as unknown as Store;
+  const bulk = {
+    active: async () => (done.size < size ? [job] : []),
+    queued: async (_job: unknown, afterId: number, limit: number) => queued.filter((u) => u.id > afterId && !done.has(u.id)).slice(0, limit),
+    deleteExpired: async () => 0,
+  } as unknown as BulkStore;
+  const store = { bulk } as unknown as BulkCountDeps["store"];
   const quota = {
     used: async () => 0,
     completeBulkUrl: async (item: QueuedBulkUrl) => {

@@ -1,5 +1,5 @@
 import { setImmediate } from "node:timers/promises";
-import type { QueuedBulkUrl } from "../store/types.ts";
+import type { QueuedBulkUrl } from "../../lib/store/bulk.ts";
 import { countBulkUrl, deleteExpiredBulkJobs, type BulkCountDeps } from "./count-bulk-url.ts";
 
 export interface BulkWorkerOptions extends BulkCountDeps {
@@ -109,17 +109,17 @@ export class BulkWorker {
    * 10,000-URL job does not hold up everyone else's jobs.
    */
   private async refill(): Promise<void> {
-    const { store } = this.options;
-    const jobs = await store.activeBulkJobs(Date.now());
+    const { bulk } = this.options.store;
+    const jobs = await bulk.active(Date.now());
     // About two rounds of work per refill: a job submitted now joins the rotation within one refill.
     const batch = Math.max(16, 2 * this.options.concurrency);
     const share = Math.max(1, Math.ceil(batch / Math.max(1, jobs.length)));
     const perJob = await Promise.all(
       jobs.map(async (job) => {
         const after = this.cursors.get(job.id) ?? 0;
-        let rows = await store.queuedBulkUrls(job, after, share);
+        let rows = await bulk.queued(job, after, share);
         // Past the end: start over, to pick up URLs that were in flight or failed on the last pass.
-        if (rows.length === 0 && after > 0) rows = await store.queuedBulkUrls(job, 0, share);
+        if (rows.length === 0 && after > 0) rows = await bulk.queued(job, 0, share);
         this.cursors.set(job.id, rows.at(-1)?.id ?? 0);
         return rows.filter((r) => !this.inFlight.has(r.id));
       }),
@@ -147,6 +147,6 @@ export class BulkWorker {
   }
 
   private cleanup(): Promise<void> {
-    return deleteExpiredBulkJobs(this.options.store, this.options.retentionDays);
+    return deleteExpiredBulkJobs(this.options.store.bulk, this.options.retentionDays);
   }
 }

@@ -1,7 +1,6 @@
 import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
-import type { NetworkName } from "../networks/types.ts";
-import type { StoredCounts } from "./count-object.ts";
+import type { NetworkName, StoredCounts } from "../../lib/counts/values.ts";
 
 /** A count answer as cached: what the networks said, and until when it may be served. */
 export interface CacheEntry {

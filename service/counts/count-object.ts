@@ -1,7 +1,4 @@
-import type { FacebookCounts, NetworkName, NetworkValues } from "../networks/types.ts";
-
-/** What the service holds for one URL: each network's value, or null when it did not report. */
-export type StoredCounts = { [N in NetworkName]: NetworkValues[N] | null };
+import type { FacebookCounts, StoredCounts } from "../../lib/counts/values.ts";
 
 export type ApiVersion = "1.0" | "1.1";
 

@@ -1,6 +1,7 @@
-import type { Store } from "../store/types.ts";
+import type { KnownCountStore } from "../../lib/store/counts.ts";
 import type { NetworkGuard } from "../networks/guard.ts";
-import type { NetworkAdapter, NetworkName, NetworkOutcome, NetworkValues } from "../networks/types.ts";
+import type { NetworkName, NetworkValues } from "../../lib/counts/values.ts";
+import type { NetworkAdapter, NetworkOutcome } from "../networks/types.ts";
 import type { CacheEntry, CountCache } from "./cache.ts";
 
 export interface CountLookup {
@@ -23,7 +24,7 @@ export interface Network<N extends NetworkName = NetworkName> {
 }
 
 export interface CountServiceOptions {
-  store: Store;
+  knownCounts: KnownCountStore;
   cache: CountCache;
   networks: { Facebook: Network<"Facebook">; Pinterest: Network<"Pinterest"> };
   defaultTtlSeconds: number;
@@ -96,16 +97,16 @@ export class CountService {
           // (nodejs/node#55351). Adapters time out on their own, which bounds shutdown.
           await network.adapter.fetchCount(url, new AbortController().signal);
     if (admission.refusal === null) await network.guard.record(admission.ticket, outcome);
-    const { store } = this.options;
+    const { knownCounts } = this.options;
     if (outcome.ok) {
-      await store.saveKnownCount(url, name, JSON.stringify(outcome.value), this.now());
+      await knownCounts.save(url, name, outcome.value, this.now());
       return { value: outcome.value, fresh: true, stale: null, sandbox: outcome.sandbox };
     }
-    const known = await store.knownCount(url, name);
+    const known = await knownCounts.get(url, name);
     const ageSeconds = known ? Math.floor((this.now() - known.fetchedAt) / 1000) : Infinity;
     if (known && ageSeconds <= this.options.staleMaxAgeSeconds) {
       return {
-        value: JSON.parse(known.value) as NetworkValues[N],
+        value: known.value,
         fresh: false,
         stale: { network: name, ageSeconds },
         sandbox: outcome.sandbox,

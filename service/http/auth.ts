@@ -1,6 +1,6 @@
 import { hashApiKey } from "../../lib/accounts/api-key.ts";
-import { AccountCache } from "../store/account-cache.ts";
-import type { AccountContext, Store } from "../store/types.ts";
+import type { AccountContext, AccountReads } from "../../lib/store/accounts.ts";
+import { AccountCache } from "../accounts/account-cache.ts";
 import { apiErrors } from "./errors.ts";
 
 const MAX_KEY_LENGTH = 256;
@@ -13,14 +13,14 @@ const MAX_KEY_LENGTH = 256;
 export class Authenticator {
   private readonly cache: AccountCache<AccountContext>;
 
-  constructor(private readonly store: Store) {
-    this.cache = new AccountCache(store, 50_000);
+  constructor(private readonly accounts: AccountReads) {
+    this.cache = new AccountCache(accounts, 50_000);
   }
 
   async authenticate(apiKey: string | undefined): Promise<AccountContext> {
     if (!apiKey) throw apiErrors.missingApiKey();
     if (apiKey.length > MAX_KEY_LENGTH) throw apiErrors.invalidApiKey();
-    const account = await this.cache.get(apiKey, () => this.store.accountByKeyHash(hashApiKey(apiKey)));
+    const account = await this.cache.get(apiKey, () => this.accounts.byKeyHash(hashApiKey(apiKey)));
     if (!account) throw apiErrors.invalidApiKey();
     return account;
   }

@@ -1,7 +1,7 @@
 import { isRedisUnavailableError } from "../../lib/redis/redis.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ApiVersion } from "../counts/count-object.ts";
-import { StoreUnavailableError } from "../store/unavailable.ts";
+import { StoreUnavailableError } from "../../lib/store/unavailable.ts";
 
 /** One error of the API: a machine-readable `Type`, a message for people, and its HTTP status. */
 export class ApiError extends Error {

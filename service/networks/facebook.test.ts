@@ -7,7 +7,8 @@ import { FACEBOOK_GARBAGE_BODIES } from "../sandbox/facebook.ts";
 import { useSandbox } from "../../test/support/sandbox.ts";
 import { startSandbox } from "../sandbox/sandbox.ts";
 import { createFacebookAdapter } from "./facebook.ts";
-import type { FacebookCounts, NetworkOutcome } from "./types.ts";
+import type { FacebookCounts } from "../../lib/counts/values.ts";
+import type { NetworkOutcome } from "./types.ts";
 
 const TOKEN = "123456789|s3cr3t-Token/with+odd=chars";
 const sandbox = useSandbox();

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { SANDBOX_HEADER } from "./types.ts";
-import type { FacebookCounts, NetworkAdapter, NetworkFailure, NetworkOutcome, OgObject } from "./types.ts";
+import type { FacebookCounts, OgObject } from "../../lib/counts/values.ts";
+import type { NetworkAdapter, NetworkFailure, NetworkOutcome } from "./types.ts";
 
 export interface FacebookAdapterOptions {
   /** e.g. https://graph.facebook.com/v24.0 */

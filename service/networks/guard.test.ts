@@ -6,8 +6,7 @@ import { memoryCountCache } from "../counts/cache.ts";
 import { CountService } from "../counts/count-service.ts";
 import type { SandboxKnobs, SandboxStats } from "../sandbox/control.ts";
 import { startSandbox, type Sandbox } from "../sandbox/sandbox.ts";
-import { openStore } from "../store/index.ts";
-import type { Store } from "../store/types.ts";
+import { openStore, type Store } from "../../lib/store/store.ts";
 import { createFacebookAdapter } from "./facebook.ts";
 import { NetworkGuard, type Admission, type GuardTicket, type NetworkStateLine } from "./guard.ts";
 import { createPinterestAdapter } from "./pinterest.ts";
@@ -161,7 +160,7 @@ describe("the count service with a throttling Facebook", () => {
     const now = () => clock.now;
     const guard = new NetworkGuard({ kind: "memory" }, { network: "facebook", now, log: (l) => lines.push(l) });
     const counts = new CountService({
-      store,
+      knownCounts: store.counts,
       cache: memoryCountCache(1000),
       defaultTtlSeconds: 600,
       staleMaxAgeSeconds: 3600,

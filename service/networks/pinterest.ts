@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { SANDBOX_HEADER } from "./types.ts";
-import type { NetworkAdapter, NetworkFailure, NetworkOutcome, PinterestCount } from "./types.ts";
+import type { PinterestCount } from "../../lib/counts/values.ts";
+import type { NetworkAdapter, NetworkFailure, NetworkOutcome } from "./types.ts";
 
 export interface PinterestAdapterOptions {
   /** e.g. https://widgets.pinterest.com/v1/urls/count.json */

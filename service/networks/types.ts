@@ -1,31 +1,4 @@
-/** What the service knows about one network's count for one URL. */
-
-export type NetworkName = "Facebook" | "Pinterest";
-
-export interface OgObject {
-  id: string;
-  title?: string;
-  type?: string;
-  description?: string;
-  updated_time?: string;
-}
-
-/** The Facebook object of the count object; `total_count` is the sum of the four parts. */
-export interface FacebookCounts {
-  total_count: number;
-  comment_count: number;
-  reaction_count: number;
-  share_count: number;
-  comment_plugin_count: number;
-  og_object: OgObject | null;
-}
-
-export type PinterestCount = number;
-
-export interface NetworkValues {
-  Facebook: FacebookCounts;
-  Pinterest: PinterestCount;
-}
+import type { NetworkName, NetworkValues } from "../../lib/counts/values.ts";
 
 /**
  * `failed`: transport error, 5xx, an answer that does not parse; `throttled`: the network asked us to slow down

@@ -1,4 +1,6 @@
-import type { BulkCompletion, QueuedBulkUrl, Store } from "../store/types.ts";
+import type { StoredCounts } from "../../lib/counts/values.ts";
+import type { BulkCompletion, BulkStore, QueuedBulkUrl } from "../../lib/store/bulk.ts";
+import type { UsageStore } from "../../lib/store/usage.ts";
 
 /**
  * Where queries are counted against the daily quota. Every count is durable in the database's daily usage
@@ -11,16 +13,16 @@ export interface QuotaCounter {
   used(accountId: string, day: string): Promise<number>;
   /** Gives back a reserved query that was not answered. */
   release(accountId: string, day: string): Promise<void>;
-  /** Counts a bulk URL and stores its result: each URL is answered and counted once (see Store.completeBulkUrl). */
-  completeBulkUrl(item: QueuedBulkUrl, day: string, dailyQuota: number, result: string, now: number): Promise<BulkCompletion>;
+  /** Counts a bulk URL and stores its counts: each URL is answered and counted once (see BulkStore.complete). */
+  completeBulkUrl(item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, counts: StoredCounts, now: number): Promise<BulkCompletion>;
 }
 
 /** One process, or several without Redis: the database's conditional increments are the counters. */
-export function storeQuotaCounter(store: Store): QuotaCounter {
+export function storeQuotaCounter(usage: UsageStore, bulk: BulkStore): QuotaCounter {
   return {
-    reserve: (accountId, day, dailyQuota) => store.reserveQuery(accountId, day, dailyQuota),
-    used: (accountId, day) => store.queriesOn(accountId, day),
-    release: (accountId, day) => store.releaseQuery(accountId, day),
-    completeBulkUrl: (item, day, dailyQuota, result, now) => store.completeBulkUrl(item, { day, dailyQuota }, result, now),
+    reserve: (accountId, day, dailyQuota) => usage.reserve(accountId, day, dailyQuota),
+    used: (accountId, day) => usage.queriesOn(accountId, day),
+    release: (accountId, day) => usage.release(accountId, day),
+    completeBulkUrl: (item, quota, counts, now) => bulk.complete(item, quota, counts, now),
   };
 }

@@ -1,7 +1,9 @@
 import type { Redis } from "ioredis";
 import { RedisUnavailableError } from "../../lib/redis/redis.ts";
-import { perTick } from "../store/per-tick.ts";
-import type { BulkCompletion, Store } from "../store/types.ts";
+import type { StoredCounts } from "../../lib/counts/values.ts";
+import type { BulkCompletion, BulkStore, QueuedBulkUrl } from "../../lib/store/bulk.ts";
+import { perTick } from "../../lib/store/per-tick.ts";
+import type { UsageStore } from "../../lib/store/usage.ts";
 import type { QuotaCounter } from "./counter.ts";
 
 /**
@@ -69,9 +71,7 @@ interface Wanted {
   dailyQuota: number;
 }
 
-interface Reserved {
-  accountId: string;
-  day: string;
+interface Reserved extends Wanted {
   /** What Redis counted for this reservation. */
   used: number;
 }
@@ -81,7 +81,8 @@ interface Reserved {
  * atomically across processes, whether a query may be answered (one call per account and event-loop turn,
  * for all of that turn's queries). The daily usage row in the database stays the record: each reservation
  * is added to it (one statement per turn) before its answer goes out, so a process killed mid-request
- * never loses an answered query.
+ * never loses an answered query. The row takes it only within the quota: after Redis lost counts the row
+ * may be ahead, and then the row's word is final.
  *
  * When Redis has no counter for the day (first query of the day, or Redis restarted and lost its data) it
  * is seeded from the database row, so a Redis restart does not reset anyone's quota. The database row
@@ -96,11 +97,12 @@ interface Reserved {
 export class RedisQuotaCounter implements QuotaCounter {
   private readonly scripts: QuotaScripts;
   private readonly reserveBatched: (wanted: Wanted) => Promise<number | null | Failed>;
-  private readonly record: (reserved: Reserved) => Promise<number>;
+  private readonly record: (reserved: Reserved) => Promise<number | null>;
 
   constructor(
     private readonly redis: Redis,
-    private readonly store: Store,
+    private readonly usage: UsageStore,
+    private readonly bulk: BulkStore,
     private readonly prefix: string,
     private readonly idleMs = DEFAULT_IDLE_MS,
   ) {
@@ -117,41 +119,41 @@ export class RedisQuotaCounter implements QuotaCounter {
     const used = await this.reserveInRedis({ accountId, day, dailyQuota });
     if (used === null) return null;
     try {
-      await this.record({ accountId, day, used });
+      return await this.record({ accountId, day, dailyQuota, used });
     } catch (error) {
       await this.scripts.quotaRelease(this.key(accountId, day)).catch(() => {});
       throw error;
     }
-    return used;
   }
 
   async used(accountId: string, day: string): Promise<number> {
     const counted = await this.redis.hget(this.key(accountId, day), "n");
-    return counted === null ? this.store.queriesOn(accountId, day) : Number(counted);
+    return counted === null ? this.usage.queriesOn(accountId, day) : Number(counted);
   }
 
   async release(accountId: string, day: string): Promise<void> {
-    await this.store.releaseQuery(accountId, day);
+    await this.usage.release(accountId, day);
     await this.scripts.quotaRelease(this.key(accountId, day));
   }
 
   async completeBulkUrl(
-    item: Parameters<QuotaCounter["completeBulkUrl"]>[0],
-    day: string,
-    dailyQuota: number,
-    result: string,
+    item: QueuedBulkUrl,
+    quota: { day: string; dailyQuota: number },
+    counts: StoredCounts,
     now: number,
   ): Promise<BulkCompletion> {
-    if ((await this.reserveInRedis({ accountId: item.accountId, day, dailyQuota })) === null) return "quota_exhausted";
+    const key = this.key(item.accountId, quota.day);
+    if ((await this.reserveInRedis({ accountId: item.accountId, ...quota })) === null) return "quota_exhausted";
     let outcome: BulkCompletion;
     try {
-      outcome = await this.store.completeBulkUrl(item, { day, dailyQuota: null }, result, now);
+      outcome = await this.bulk.complete(item, quota, counts, now);
     } catch (error) {
-      await this.scripts.quotaRelease(this.key(item.accountId, day)).catch(() => {});
+      await this.scripts.quotaRelease(key).catch(() => {});
       throw error;
     }
-    // Another worker answered it first (a stalled URL taken over): this reservation paid for nothing.
-    if (outcome === "already_done") await this.scripts.quotaRelease(this.key(item.accountId, day));
+    // Another worker answered it first (a stalled URL taken over), or the row was ahead of a Redis that
+    // lost counts: this reservation paid for nothing.
+    if (outcome !== "completed") await this.scripts.quotaRelease(key);
     return outcome;
   }
 
@@ -198,7 +200,7 @@ export class RedisQuotaCounter implements QuotaCounter {
       const [count, granted] = await this.scripts.quotaReserve(key, dailyQuota, this.idleMs, wanted);
       if (count !== NOT_SEEDED && count !== IDLE) return [count, granted];
       // Whichever process resyncs first wins; for the others the counter is no longer missing or idle.
-      const recorded = await this.store.queriesOn(accountId, day);
+      const recorded = await this.usage.queriesOn(accountId, day);
       await this.scripts.quotaResync(key, recorded, COUNTER_TTL_MS, this.idleMs);
     }
     throw new RedisUnavailableError(`quota counter ${key} could not be seeded from the database`);
@@ -207,21 +209,27 @@ export class RedisQuotaCounter implements QuotaCounter {
   /**
    * Adds the turn's reservations to the database rows, then raises each Redis counter to at least its
    * row's total. That is a no-op while Redis is ahead, and it catches a counter re-seeded in a restart
-   * while reservations counted by the previous Redis were still on their way to the database. The raise
-   * is a repair, best effort: once the rows are written the queries are counted and will be answered.
+   * while reservations counted by the previous Redis were still on their way to the database (the row may
+   * then refuse some: their callers get null, and the counter is raised to the row). The raise is a
+   * repair, best effort: once the rows are written the queries are counted and will be answered.
    */
-  private async recordBatch(batch: Reserved[]): Promise<number[]> {
-    const totals = await this.store.addQueries(batch.map((r) => ({ accountId: r.accountId, day: r.day, queries: 1 })));
+  private async recordBatch(batch: Reserved[]): Promise<(number | null)[]> {
+    const totals = await this.usage.reserveMany(
+      batch.map((r) => ({ accountId: r.accountId, day: r.day, queries: 1, dailyQuota: r.dailyQuota })),
+    );
     const rows = new Map<string, number>();
-    batch.forEach((r, i) => {
-      const key = this.key(r.accountId, r.day);
-      rows.set(key, Math.max(rows.get(key) ?? 0, totals[i]!));
-    });
+    await Promise.all(
+      batch.map(async (r, i) => {
+        const key = this.key(r.accountId, r.day);
+        const total = totals[i] ?? (await this.usage.queriesOn(r.accountId, r.day));
+        rows.set(key, Math.max(rows.get(key) ?? 0, total));
+      }),
+    );
     await Promise.all(
       [...rows].map(([key, total]) =>
         this.scripts.quotaRaise(key, total).catch((error: unknown) => console.error(`quota counter ${key}: raise failed`, error)),
       ),
     );
-    return batch.map((r) => r.used);
+    return batch.map((r, i) => (totals[i] === null ? null : r.used));
   }
 }

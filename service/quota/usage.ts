@@ -1,5 +1,5 @@
 import { addDays } from "../../lib/quota/day.ts";
-import type { Store } from "../store/types.ts";
+import type { UsageStore } from "../../lib/store/usage.ts";
 
 export const USAGE_DAYS = 90;
 
@@ -13,11 +13,11 @@ export interface UsageEntry {
  * The last `days` days up to today, every day present: queries made, and the quota allocated that day
  * (the allocation in force at the end of that day, so later plan changes do not rewrite history).
  */
-export async function usageReport(store: Store, accountId: string, today: string, days = USAGE_DAYS) {
+export async function usageReport(usage: UsageStore, accountId: string, today: string, days = USAGE_DAYS) {
   const from = addDays(today, -(days - 1));
   const [rows, allocations] = await Promise.all([
-    store.usageBetween(accountId, from, today),
-    store.allocations(accountId),
+    usage.between(accountId, from, today),
+    usage.allocations(accountId),
   ]);
   const queriesByDay = new Map(rows.map((r) => [r.day, r.queries]));
   const report: Record<string, UsageEntry> = {};

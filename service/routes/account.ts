@@ -2,7 +2,8 @@ import type { ApiDeps } from "../api-deps.ts";
 import { endpoint } from "../http/endpoint.ts";
 import { apiKeyParam } from "../http/query.ts";
 import { noContent, send } from "../http/respond.ts";
-import type { AccountContext } from "../store/types.ts";
+import type { AccountContext } from "../../lib/store/accounts.ts";
+import { readQuota } from "../accounts/read-quota.ts";
 import { usageReport } from "../quota/usage.ts";
 
 type AccountHandler = (deps: ApiDeps, account: AccountContext) => Promise<unknown>;
@@ -16,20 +17,19 @@ function accountEndpoint(deps: ApiDeps, answer: AccountHandler) {
 }
 
 export const quotaHandler = (deps: ApiDeps) =>
-  accountEndpoint(deps, async ({ store, clock }, account) => {
-    const { day, resetsAt } = clock.today();
-    const used = Math.min(await store.queriesOn(account.id, day), account.plan.dailyQuota);
+  accountEndpoint(deps, async (deps, account) => {
+    const quota = await readQuota(deps, account);
     return {
-      quota_used_today: used,
-      plan: account.plan.name,
-      quota_remaining_today: account.plan.dailyQuota - used,
-      quota_allocated_today: account.plan.dailyQuota,
-      quota_resets_at: new Date(resetsAt).toISOString(),
+      quota_used_today: quota.used,
+      plan: quota.plan,
+      quota_remaining_today: quota.remaining,
+      quota_allocated_today: quota.allocated,
+      quota_resets_at: new Date(quota.resetsAt).toISOString(),
     };
   });
 
 export const usageHandler = (deps: ApiDeps) =>
-  accountEndpoint(deps, ({ store, clock }, account) => usageReport(store, account.id, clock.today().day));
+  accountEndpoint(deps, ({ store, clock }, account) => usageReport(store.usage, account.id, clock.today().day));
 
 export const domainWhitelistHandler = (deps: ApiDeps) =>
   accountEndpoint(deps, async (_deps, account) => ({

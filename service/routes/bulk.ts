@@ -1,17 +1,14 @@
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
-import { countObject, type ApiVersion, type StoredCounts } from "../counts/count-object.ts";
+import { countObject, type ApiVersion } from "../counts/count-object.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { endpoint } from "../http/endpoint.ts";
 import { ApiError, apiErrors } from "../http/errors.ts";
 import { apiKeyParam } from "../http/query.ts";
 import { send } from "../http/respond.ts";
 import { bodyCanCarryKey, bulkBodyEvents } from "../bulk/body.ts";
-import { newBulkId } from "../../lib/bulk/bulk-id.ts";
-import { BulkSubmission } from "../bulk/submission.ts";
-import type { AccountContext } from "../store/types.ts";
-
-const MAX_BULK_ID_LENGTH = 64;
+import { readJob } from "../bulk/read-job.ts";
+import { assertBulkAllowed, startSubmission, submitJob } from "../bulk/submit-job.ts";
 
 /**
  * Other requests get a turn after each chunk of a body (at most 64 KiB from a socket: a few milliseconds of
@@ -37,10 +34,6 @@ async function* requestChunks(c: Context): AsyncGenerator<Uint8Array> {
   }
 }
 
-function assertBulkAllowed(account: AccountContext): void {
-  if (account.plan.bulkBatchLimit <= 0) throw apiErrors.bulkNotAllowed(account.plan.name);
-}
-
 /**
  * POST /v1.0/bulk, /v1.1/bulk and the legacy /bulk: queue a job, answer `{count, bulk_id}`. The key is checked
  * before the body when it is in the query string (and a body that cannot hold one is not read without it);
@@ -56,7 +49,7 @@ export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
     const maxBytes = deps.limits.maxBodyBytes;
     if (Number(c.req.header("content-length") ?? 0) > maxBytes) throw apiErrors.bodyTooLarge(maxBytes);
 
-    const submission = new BulkSubmission(account, account ? 0 : await deps.store.largestBulkBatchLimit());
+    const submission = await startSubmission(deps, account);
     for await (const batch of bulkBodyEvents(requestChunks(c), type, maxBytes)) {
       for (const event of batch) {
         if (event.kind === "line") submission.add(event.value);
@@ -74,19 +67,8 @@ export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
 
     if (!account) throw apiErrors.missingApiKey();
     if (submission.over) throw apiErrors.bulkLimitExceeded(submission.limit);
-    const urls = submission.urls;
-    if (urls.length === 0) throw apiErrors.noValidUrls();
-    const { day, resetsAt } = deps.clock.today();
-    if ((await deps.store.queriesOn(account.id, day)) >= account.plan.dailyQuota) {
-      throw apiErrors.quotaExceeded(version, account.plan.dailyQuota, resetsAt, deps.clock.timeZone);
-    }
-    const bulkId = newBulkId();
-    await deps.store.createBulkJob(
-      { id: bulkId, accountId: account.id, createdAt: deps.clock.now() },
-      urls.map(({ url, countUrl }) => ({ url, countUrl })),
-    );
-    await deps.bulkSubmitted({ id: bulkId, accountId: account.id });
-    return send(200, { count: urls.length, bulk_id: bulkId });
+    const { bulkId, count } = await submitJob(deps, account, submission.urls, version);
+    return send(200, { count, bulk_id: bulkId });
   });
 }
 
@@ -96,25 +78,18 @@ export function retrieveBulkHandler(deps: ApiDeps, version: ApiVersion) {
     const account = await deps.auth.authenticate(apiKeyParam(params));
     const bulkId = params.get("bulk_id");
     if (!bulkId) throw apiErrors.missingBulkId();
-    const job = bulkId.length <= MAX_BULK_ID_LENGTH ? await deps.store.bulkJob(bulkId, account.id) : null;
-    if (!job) throw apiErrors.bulkNotFound();
-
-    const completed = job.urlsCompleted >= job.urlsQueued;
-    const withData = completed || params.get("force") === "1";
-    const rows = withData ? await deps.store.bulkResults(job.id) : [];
+    const { job, completed, pausedUntil, results } = await readJob(deps, account, bulkId, { partial: params.get("force") === "1" });
     const data: Record<string, unknown> = {};
-    for (const row of rows) data[row.url] = countObject(JSON.parse(row.result) as StoredCounts, version);
+    for (const result of results) data[result.url] = countObject(result.counts, version);
     return send(200, {
       // An empty result set is an empty array on the wire, as the interface shows for incomplete jobs.
-      data: rows.length > 0 ? data : [],
+      data: results.length > 0 ? data : [],
       _meta: {
         urls_completed: job.urlsCompleted,
         urls_queued: job.urlsQueued,
         completed,
         bulk_id: job.id,
-        ...(job.pausedUntil && job.pausedUntil > Date.now() && !completed
-          ? { paused_until: new Date(job.pausedUntil).toISOString() }
-          : {}),
+        ...(pausedUntil !== null ? { paused_until: new Date(pausedUntil).toISOString() } : {}),
       },
     });
   });

@@ -1,8 +1,9 @@
 import { LRUCache } from "lru-cache";
 import { parseCountUrl, type CountUrlResult } from "../../lib/urls/count-url.ts";
-import { hostAllowed } from "../../lib/whitelist/domains.ts";
-import { countObject, type ApiVersion, type StoredCounts } from "../counts/count-object.ts";
+import type { StoredCounts } from "../../lib/counts/values.ts";
+import { countObject, type ApiVersion } from "../counts/count-object.ts";
 import type { CountLookup } from "../counts/count-service.ts";
+import { countUrl } from "../counts/count-url.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { endpoint } from "../http/endpoint.ts";
 import { apiErrors } from "../http/errors.ts";
@@ -72,23 +73,7 @@ export function countsHandler(deps: ApiDeps, version: ApiVersion) {
     if (!target.ok) throw apiErrors.invalidUrl(params.has("url") ? target.reason : "the url parameter is required");
     const ttl = customTtl(params, deps.limits.maxCustomTtlSeconds);
     if (ttl !== undefined && !account.plan.customTtlAllowed) throw apiErrors.customTtlNotAllowed(account.plan.name);
-    if (account.whitelist.enabled && !hostAllowed(target.url.hostname, account.whitelist.domains)) {
-      throw apiErrors.domainNotWhitelisted(target.url.hostname);
-    }
-
-    const { day, resetsAt } = deps.clock.today();
-    const used = await deps.quota.reserve(account.id, day, account.plan.dailyQuota);
-    if (used === null) {
-      throw apiErrors.quotaExceeded(version, account.plan.dailyQuota, resetsAt, deps.clock.timeZone);
-    }
-    let lookup: CountLookup;
-    try {
-      lookup = await deps.counts.lookup(target.normalized, ttl);
-    } catch (error) {
-      await deps.quota.release(account.id, day);
-      throw error;
-    }
-    const remaining = Math.max(0, account.plan.dailyQuota - used);
+    const { lookup, remaining } = await countUrl(deps, account, { host: target.url.hostname, normalized: target.normalized, ttl }, version);
     const headers = countHeaders(lookup, ttl, remaining, deps.sandbox || lookup.sandbox);
     return sendJson(200, countJson(lookup.counts, version), { callback, headers });
   });

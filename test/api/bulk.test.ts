@@ -1,7 +1,6 @@
 import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addDays } from "../../lib/quota/day.ts";
-import { updatePlan } from "../../lib/plans.ts";
 import { expectedFacebook, expectedPinterest } from "../support/expected-counts.ts";
 import { sleep, until } from "../support/processes.ts";
 import { rawRequest } from "../support/raw-http.ts";
@@ -644,7 +643,7 @@ describe("bulk and the daily quota", () => {
     const urls = freshUrls(5, "planset");
     const { bulk_id: bulkId } = await submitOk(urls, apiKey);
     await until("the job to pause", () => retrieve(bulkId, { apiKey }), (b) => b._meta.paused_until !== undefined);
-    await updatePlan(svc.prisma, svc.clock, plan, { dailyQuota: 10 });
+    await svc.accounts.updatePlan(plan, { dailyQuota: 10 });
     const done = await waitComplete(bulkId, { apiKey });
     expect(done._meta.urls_completed).toBe(5);
     expect((await quota(apiKey)).quota_used_today).toBe(5);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../lib/accounts/api-key.ts";
 import { migrate, pendingMigrations } from "../../lib/db/migrate.ts";
 import { createPrisma, type PrismaClient } from "../../lib/db/prisma.ts";
-import { DEFAULT_PLANS } from "../../lib/plans.ts";
+import { DEFAULT_PLANS } from "../../lib/accounts/plans.ts";
 import { KeyVault } from "../../lib/security/secrets.ts";
 import { ROOT, runAdmin } from "../support/admin-cli.ts";
 import { createScratchDatabase, postgresUnavailable, REQUIRE_SERVICES, type ScratchDatabase } from "../support/postgres.ts";

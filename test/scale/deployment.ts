@@ -1,4 +1,5 @@
 import { Accounts } from "../../lib/accounts/accounts.ts";
+import { openStore } from "../../lib/store/store.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
 import { parseEnv } from "../../lib/env.ts";
 import { KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
@@ -26,7 +27,8 @@ export async function scaleDeployment(extraEnv: Record<string, string> = {}) {
   delete base.SHARECOUNT_TEST_STACK;
   const env = parseEnv(base);
   const prisma = createPrisma(env.DATABASE_URL);
-  const accounts = new Accounts(prisma, new QuotaClock(env.QUOTA_TIMEZONE), new KeyVault(loadServerSecret(env)));
+  const store = openStore(env.DATABASE_URL);
+  const accounts = new Accounts(prisma, new QuotaClock(env.QUOTA_TIMEZONE), new KeyVault(loadServerSecret(env)), store);
   const children: Child[] = [];
 
   /** Starts `script` on a port of its own; resolves when its health endpoint answers 200. */
@@ -54,6 +56,7 @@ export async function scaleDeployment(extraEnv: Record<string, string> = {}) {
     async close() {
       await killAll(children);
       await prisma.$disconnect();
+      await store.close();
       await storage.drop();
     },
   };

@@ -2,8 +2,9 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectRedis } from "../../lib/redis/redis.ts";
 import { RedisQuotaCounter } from "../../service/quota/redis-counter.ts";
-import { openPostgresStore } from "../../service/store/postgres.ts";
-import type { Store } from "../../service/store/types.ts";
+import { openPostgresStore } from "../../lib/store/postgres/open.ts";
+import type { Store } from "../../lib/store/store.ts";
+import type { UsageStore } from "../../lib/store/usage.ts";
 import { sleep } from "../support/processes.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
@@ -23,7 +24,7 @@ beforeAll(async () => {
   svc = await startTestService({}, { worker: false });
   store = openPostgresStore(svc.env.DATABASE_URL);
   redis = connectRedis(svc.env.REDIS_URL!);
-  counter = new RedisQuotaCounter(redis, store, svc.env.REDIS_PREFIX, IDLE_MS);
+  counter = new RedisQuotaCounter(redis, store.usage, store.bulk, svc.env.REDIS_PREFIX, IDLE_MS);
 });
 afterAll(async () => {
   redis?.disconnect();
@@ -43,7 +44,7 @@ describe("RedisQuotaCounter", () => {
     const used = await Promise.all(Array.from({ length: 20 }, () => counter.reserve(id, DAY, 15)));
     expect(used.filter((u) => u !== null).sort((x, y) => x! - y!)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
     expect(used.filter((u) => u === null)).toHaveLength(5);
-    expect(await store.queriesOn(id, DAY)).toBe(15);
+    expect(await store.usage.queriesOn(id, DAY)).toBe(15);
     expect(await redis.hget(key(id), "n")).toBe("15");
   });
 
@@ -55,7 +56,7 @@ describe("RedisQuotaCounter", () => {
     expect(await counter.reserve(id, DAY, 5)).toBeNull();
     await sleep(IDLE_MS + 100);
     expect(await counter.reserve(id, DAY, 5)).toBe(5);
-    expect(await store.queriesOn(id, DAY)).toBe(5);
+    expect(await store.usage.queriesOn(id, DAY)).toBe(5);
     expect(await counter.reserve(id, DAY, 5)).toBeNull();
   });
 
@@ -65,25 +66,36 @@ describe("RedisQuotaCounter", () => {
     // Re-seeded in a Redis restart while reservations counted by the old Redis were still being recorded.
     await redis.hset(key(id), "n", 1);
     await counter.reserve(id, DAY, 10);
-    expect(await store.queriesOn(id, DAY)).toBe(4);
+    expect(await store.usage.queriesOn(id, DAY)).toBe(4);
     expect(await redis.hget(key(id), "n")).toBe("4");
+  });
+
+  it("lets the database row have the last word when a counter lost counts at the quota", async () => {
+    const id = await accountId();
+    for (let i = 0; i < 5; i++) await counter.reserve(id, DAY, 5);
+    // Redis lost four counts: it would admit more than the quota the row already holds.
+    await redis.hset(key(id), "n", 1);
+    expect(await counter.reserve(id, DAY, 5)).toBeNull();
+    expect(await store.usage.queriesOn(id, DAY)).toBe(5);
+    expect(await redis.hget(key(id), "n")).toBe("5");
+    expect(await counter.reserve(id, DAY, 5)).toBeNull();
   });
 
   it("keeps the reservations of other accounts when one account's counter fails in the same turn", async () => {
     const [a, b] = [await accountId(), await accountId()];
     // B's counter cannot be seeded: reading its database row fails.
-    const failing: Store = new Proxy(store, {
+    const failing: UsageStore = new Proxy(store.usage, {
       get: (target, name) =>
         name === "queriesOn"
           ? (id: string, day: string) => (id === b ? Promise.reject(new Error("row unreadable")) : target.queriesOn(id, day))
           : Reflect.get(target, name),
     });
-    const shared = new RedisQuotaCounter(redis, failing, svc.env.REDIS_PREFIX, IDLE_MS);
+    const shared = new RedisQuotaCounter(redis, failing, store.bulk, svc.env.REDIS_PREFIX, IDLE_MS);
     await shared.reserve(a, DAY, 10);
     const [forA, forB] = await Promise.allSettled([shared.reserve(a, DAY, 10), shared.reserve(b, DAY, 10)]);
     expect(forA).toEqual({ status: "fulfilled", value: 2 });
     expect(forB).toMatchObject({ status: "rejected", reason: { message: "row unreadable" } });
-    expect(await store.queriesOn(a, DAY)).toBe(2);
+    expect(await store.usage.queriesOn(a, DAY)).toBe(2);
     expect(await redis.hget(key(a), "n")).toBe("2");
   });
 
@@ -92,10 +104,10 @@ describe("RedisQuotaCounter", () => {
     const id = (await svc.prisma.account.findUniqueOrThrow({ where: { email } })).id;
     const submitted = await svc.get(`/v1.0/bulk?apikey=${apiKey}`, { method: "POST", body: "https://example.com/once" });
     const { bulk_id: jobId } = (await submitted.json()) as { bulk_id: string };
-    const [item] = await store.queuedBulkUrls({ id: jobId, accountId: id }, 0, 10);
-    const outcomes = await Promise.all([1, 2].map(() => counter.completeBulkUrl(item!, DAY, 100, "{}", Date.now())));
+    const [item] = await store.bulk.queued({ id: jobId, accountId: id }, 0, 10);
+    const outcomes = await Promise.all([1, 2].map(() => counter.completeBulkUrl(item!, { day: DAY, dailyQuota: 100 }, { Facebook: null, Pinterest: null }, Date.now())));
     expect(outcomes.sort()).toEqual(["already_done", "completed"]);
-    expect(await store.queriesOn(id, DAY)).toBe(1);
+    expect(await store.usage.queriesOn(id, DAY)).toBe(1);
     expect(await redis.hget(key(id), "n")).toBe("1");
   });
 });

@@ -73,7 +73,7 @@ export async function startTestService(overrides: Record<string, string> = {}, o
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const prisma = createPrisma(env.DATABASE_URL);
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
-  const accounts = new Accounts(prisma, clock, new KeyVault(loadServerSecret(env)));
+  const accounts = new Accounts(prisma, clock, new KeyVault(loadServerSecret(env)), runtime.store);
   const sandboxOrigin = runtime.sandbox!.origin;
   let accountSeq = 0;
 

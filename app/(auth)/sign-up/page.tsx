@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { currentAccount } from "@/lib/auth/current-account";
 import { dashboard } from "@/lib/dashboard/context";
-import { findPlan } from "@/lib/plans";
 import { signUpAction } from "../actions";
 import { AuthForm } from "../auth-form";
 
@@ -11,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 export default async function SignUpPage() {
   if (await currentAccount()) redirect("/dashboard");
-  const free = await findPlan(dashboard().prisma, "free");
+  const free = await dashboard().accounts.findPlan("free");
   return (
     <>
       <h1 className="mb-1 text-lg font-semibold">Create a free account</h1>

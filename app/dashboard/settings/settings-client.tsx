@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
-import type { SessionSummary } from "@/lib/dashboard/sessions";
+import type { SessionSummary } from "@/lib/auth/sessions";
 import { formatTimeAgo } from "@/lib/dashboard/format";
 import { useNow } from "@/lib/hooks/use-now";
 import { useChangePassword } from "@/lib/hooks/use-password";

@@ -1,6 +1,4 @@
-import { verify as argon2Verify } from "@node-rs/argon2";
 import { z } from "zod";
-import { hashPassword } from "@/lib/accounts/accounts";
 import { rateLimiter, retryMinutes, takeFromLimits } from "@/lib/auth/rate-limit";
 import { dashboard } from "@/lib/dashboard/context";
 import { DashboardError, signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
@@ -19,19 +17,13 @@ const attempts = () => rateLimiter("password-change", 5, 15 * 60);
 
 /** Changes the password; this browser stays signed in, every other session of the account is signed out. */
 export const POST = signedInEndpoint({ input }, async ({ account, input }) => {
-  const { prisma } = dashboard();
-  const { passwordHash } = await prisma.account.findUniqueOrThrow({ where: { id: account.id }, select: { passwordHash: true } });
-  if (passwordHash) {
+  const { accounts } = dashboard();
+  if (await accounts.hasPassword(account.id)) {
     const taken = await takeFromLimits([[attempts(), account.id]]);
     if (!taken.ok) throw new DashboardError("rate_limited", 429, `Too many attempts. Try again in ${retryMinutes(taken.retryAfterMs)} minute(s).`);
-    const valid = await argon2Verify(passwordHash, input.currentPassword ?? "").catch(() => false);
+    const valid = await accounts.checkPassword(account.id, input.currentPassword ?? "");
     if (!valid) throw new DashboardError("wrong_password", 422, "The current password is not right.");
     await attempts().delete(account.id);
   }
-  const newHash = await hashPassword(input.newPassword);
-  const [, signedOut] = await prisma.$transaction([
-    prisma.account.update({ where: { id: account.id }, data: { passwordHash: newHash } }),
-    prisma.session.deleteMany({ where: { userId: account.id, id: { not: account.sessionId } } }),
-  ]);
-  return { otherSessionsSignedOut: signedOut.count };
+  return { otherSessionsSignedOut: await accounts.setPassword(account.id, input.newPassword, account.sessionId) };
 });

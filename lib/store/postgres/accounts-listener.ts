@@ -1,5 +1,5 @@
 import pg from "pg";
-import { pgPoolConfig } from "../../lib/db/postgres-adapter.ts";
+import { pgPoolConfig } from "../../db/postgres-adapter.ts";
 
 const CHANNEL = "sharecount_accounts";
 const RETRY_MS = 1000;

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { Store } from "./types.ts";
+import type { AccountReads } from "../../lib/store/accounts.ts";
 
 /** However the version behaves, an entry is read again after this long. */
 const MAX_AGE_MS = 60_000;
@@ -13,14 +13,14 @@ export class AccountCache<V extends {}> {
   private readonly entries: LRUCache<string, { value: V; version: number }>;
 
   constructor(
-    private readonly store: Store,
+    private readonly accounts: AccountReads,
     max: number,
   ) {
     this.entries = new LRUCache({ max, ttl: MAX_AGE_MS });
   }
 
   async get(key: string, read: () => Promise<V | null>): Promise<V | null> {
-    const version = await this.store.accountsVersion();
+    const version = await this.accounts.version();
     const held = this.entries.get(key);
     if (held && held.version === version) return held.value;
     const value = await read();

@@ -1,0 +1,62 @@
+import type { StoredCounts } from "../counts/values.ts";
+
+/** Bulk jobs and their URLs: queued, counted once each, kept for the retention period. */
+
+export interface BulkJob {
+  id: string;
+  accountId: string;
+  urlsQueued: number;
+  urlsCompleted: number;
+  /** Epoch milliseconds, as every time below. */
+  createdAt: number;
+  completedAt: number | null;
+  /** Set when the account ran out of quota; left in place once passed (see lib/bulk/job-state.ts). */
+  pausedUntil: number | null;
+}
+
+export interface ActiveBulkJob {
+  id: string;
+  accountId: string;
+  urlsCompleted: number;
+  createdAt: number;
+}
+
+export interface QueuedBulkUrl {
+  id: number;
+  jobId: string;
+  accountId: string;
+  countUrl: string;
+}
+
+export interface BulkResult {
+  url: string;
+  counts: StoredCounts;
+}
+
+export type BulkCompletion = "completed" | "quota_exhausted" | "already_done";
+
+export interface BulkStore {
+  /** Stores the job and its URLs in one transaction; answers the queued URLs, in submission order. */
+  create(job: { id: string; accountId: string; createdAt: number }, urls: { url: string; countUrl: string }[]): Promise<QueuedBulkUrl[]>;
+  /** Null when the job does not exist or belongs to another account. */
+  job(id: string, accountId: string): Promise<BulkJob | null>;
+  /** The account's jobs, newest first. */
+  jobsOf(accountId: string): Promise<BulkJob[]>;
+  /** The job's counted URLs, in submission order. */
+  results(jobId: string): Promise<BulkResult[]>;
+  /** Jobs with queued URLs that are not paused at `now`, oldest first. */
+  active(now: number): Promise<ActiveBulkJob[]>;
+  /** A job's queued URLs after `afterId`, in submission order. */
+  queued(job: { id: string; accountId: string }, afterId: number, limit: number): Promise<QueuedBulkUrl[]>;
+  /**
+   * Counts the URL against the day's quota and stores its counts in one transaction: each URL is answered
+   * and counted once, and nothing changes when the quota is used up.
+   */
+  complete(item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, counts: StoredCounts, now: number): Promise<BulkCompletion>;
+  /** The account's unfinished jobs wait until `until`. */
+  pause(accountId: string, until: number): Promise<void>;
+  /** Unfinished jobs of the account, or of every account on the plan, stop waiting. */
+  resume(whose: { accountId: string } | { planName: string }): Promise<void>;
+  /** Removes jobs completed before `completedBefore`, and jobs never completed that were created before `createdBefore`. */
+  deleteExpired(completedBefore: number, createdBefore: number): Promise<number>;
+}

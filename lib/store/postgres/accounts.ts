@@ -1,0 +1,67 @@
+import type { AccountContext, AccountReads, PlanLimits } from "../accounts.ts";
+import { AccountsListener } from "./accounts-listener.ts";
+import type { Sql } from "./pool.ts";
+
+interface PlanRow {
+  plan_name: string;
+  daily_quota: number;
+  bulk_batch_limit: number;
+  custom_ttl_allowed: boolean;
+}
+
+interface AccountRow extends PlanRow {
+  id: string;
+  whitelist_enabled: boolean;
+  domains: string[];
+}
+
+const SQL = {
+  byKeyHash: `
+    SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, a.whitelist_enabled,
+           ARRAY(SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain) AS domains
+    FROM account a JOIN plan p ON p.name = a.plan_name
+    WHERE a.api_key_hash = $1`,
+  plan: `
+    SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed
+    FROM account a JOIN plan p ON p.name = a.plan_name WHERE a.id = $1`,
+  largestBulkBatchLimit: "SELECT COALESCE(MAX(bulk_batch_limit), 0)::int AS n FROM plan",
+};
+
+const toPlan = (row: PlanRow): PlanLimits => ({
+  name: row.plan_name,
+  dailyQuota: row.daily_quota,
+  bulkBatchLimit: row.bulk_batch_limit,
+  customTtlAllowed: row.custom_ttl_allowed,
+});
+
+/**
+ * Accounts are cached by the API until PostgreSQL notifies a change (AccountsListener). The listener's
+ * connection is opened by the first caller of `version`: a process that caches nothing never needs it.
+ */
+export function postgresAccounts(databaseUrl: string, sql: Sql): AccountReads & { close(): Promise<void> } {
+  let listener: AccountsListener | null = null;
+  let closed = false;
+  return {
+    async version() {
+      if (closed) throw new Error("Client was closed and is not queryable");
+      listener ??= new AccountsListener(databaseUrl);
+      return listener.current();
+    },
+    async byKeyHash(keyHash): Promise<AccountContext | null> {
+      const row = (await sql.query<AccountRow>("accountByKeyHash", SQL.byKeyHash, [keyHash])).rows[0];
+      if (!row) return null;
+      return { id: row.id, plan: toPlan(row), whitelist: { enabled: row.whitelist_enabled, domains: row.domains } };
+    },
+    async plan(accountId) {
+      const row = (await sql.query<PlanRow>("accountPlan", SQL.plan, [accountId])).rows[0];
+      return row ? toPlan(row) : null;
+    },
+    async largestBulkBatchLimit() {
+      return (await sql.query<{ n: number }>("largestBulkBatchLimit", SQL.largestBulkBatchLimit)).rows[0]!.n;
+    },
+    async close() {
+      closed = true;
+      await listener?.close();
+    },
+  };
+}

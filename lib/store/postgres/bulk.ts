@@ -1,0 +1,142 @@
+import { storedCountsSchema } from "../../counts/values.ts";
+import type { BulkCompletion, BulkJob, BulkStore } from "../bulk.ts";
+import type { Sql } from "./pool.ts";
+
+interface JobRow {
+  id: string;
+  account_id: string;
+  urls_queued: number;
+  urls_completed: number;
+  created_at: number;
+  completed_at: number | null;
+  paused_until: number | null;
+}
+
+const SQL = {
+  insertJob: "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at) VALUES ($1, $2, $3, 0, $4)",
+  // One statement for the whole list; ids (SERIAL) follow submission order.
+  insertUrls: `
+    INSERT INTO bulk_url (job_id, url, count_url)
+    SELECT $1, u.url, u.count_url FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(url, count_url, n)
+    ORDER BY u.n
+    ON CONFLICT (job_id, count_url) DO NOTHING
+    RETURNING id, count_url`,
+  job: "SELECT * FROM bulk_job WHERE id = $1 AND account_id = $2",
+  jobsOf: "SELECT * FROM bulk_job WHERE account_id = $1 ORDER BY created_at DESC",
+  results: "SELECT url, result FROM bulk_url WHERE job_id = $1 AND completed_at IS NOT NULL ORDER BY id",
+  active: `
+    SELECT id, account_id, urls_completed, created_at FROM bulk_job
+    WHERE completed_at IS NULL AND (paused_until IS NULL OR paused_until <= $1)
+    ORDER BY created_at`,
+  queued: "SELECT id, count_url FROM bulk_url WHERE job_id = $1 AND completed_at IS NULL AND id > $2 ORDER BY id LIMIT $3",
+  /**
+   * One statement, so one round trip and one transaction: lock the URL while it is still queued (under
+   * READ COMMITTED a second process waits for the first to commit, re-checks `completed_at IS NULL` and
+   * finds nothing, so only one of them answers and counts it), reserve one query of quota, and only if
+   * that succeeded store the result and advance the job. With the quota used up nothing changes: the URL
+   * stays queued. Locks are taken in the same order everywhere (URL, usage row, job): no deadlocks.
+   */
+  complete: `
+    WITH target AS MATERIALIZED (
+      SELECT id FROM bulk_url WHERE id = $3 AND completed_at IS NULL FOR UPDATE
+    ), reserved AS (
+      INSERT INTO daily_usage (account_id, day, queries)
+      SELECT $4, $5, 1 WHERE $6::int > 0 AND EXISTS (SELECT 1 FROM target)
+      ON CONFLICT (account_id, day) DO UPDATE SET queries = daily_usage.queries + 1
+      WHERE daily_usage.queries < $6::int
+      RETURNING queries
+    ), completed AS (
+      UPDATE bulk_url SET result = $1, completed_at = $2
+      WHERE id IN (SELECT id FROM target) AND EXISTS (SELECT 1 FROM reserved)
+      RETURNING id
+    ), advanced AS (
+      UPDATE bulk_job SET urls_completed = urls_completed + 1,
+        completed_at = CASE WHEN urls_completed + 1 >= urls_queued THEN $2::bigint ELSE NULL END
+      WHERE id = $7 AND EXISTS (SELECT 1 FROM completed)
+      RETURNING id
+    )
+    SELECT (SELECT count(*) FROM target)::int AS queued, (SELECT count(*) FROM completed)::int AS completed,
+           (SELECT count(*) FROM advanced)::int AS advanced`,
+  pause: "UPDATE bulk_job SET paused_until = $1 WHERE account_id = $2 AND completed_at IS NULL",
+  resumeAccount: "UPDATE bulk_job SET paused_until = NULL WHERE account_id = $1 AND completed_at IS NULL",
+  resumePlan: `
+    UPDATE bulk_job SET paused_until = NULL
+    WHERE completed_at IS NULL AND account_id IN (SELECT id FROM account WHERE plan_name = $1)`,
+  deleteExpired: "DELETE FROM bulk_job WHERE completed_at < $1 OR (completed_at IS NULL AND created_at < $2)",
+};
+
+const toJob = (row: JobRow): BulkJob => ({
+  id: row.id,
+  accountId: row.account_id,
+  urlsQueued: row.urls_queued,
+  urlsCompleted: row.urls_completed,
+  createdAt: row.created_at,
+  completedAt: row.completed_at,
+  pausedUntil: row.paused_until,
+});
+
+export function postgresBulk(sql: Sql): BulkStore {
+  return {
+    async create(job, urls) {
+      const rows = await sql.transaction(async (client) => {
+        await client.query({ name: "insertJob", text: SQL.insertJob, values: [job.id, job.accountId, urls.length, job.createdAt] });
+        const inserted = await client.query<{ id: number; count_url: string }>({
+          name: "insertUrls",
+          text: SQL.insertUrls,
+          values: [job.id, urls.map((u) => u.url), urls.map((u) => u.countUrl)],
+        });
+        return inserted.rows;
+      });
+      return rows
+        .sort((x, y) => x.id - y.id)
+        .map((r) => ({ id: r.id, jobId: job.id, accountId: job.accountId, countUrl: r.count_url }));
+    },
+    async job(id, accountId) {
+      const row = (await sql.query<JobRow>("bulkJob", SQL.job, [id, accountId])).rows[0];
+      return row ? toJob(row) : null;
+    },
+    async jobsOf(accountId) {
+      return (await sql.query<JobRow>("bulkJobsOf", SQL.jobsOf, [accountId])).rows.map(toJob);
+    },
+    async results(jobId) {
+      const { rows } = await sql.query<{ url: string; result: string }>("bulkResults", SQL.results, [jobId]);
+      return rows.map((row) => ({ url: row.url, counts: storedCountsSchema.parse(JSON.parse(row.result)) }));
+    },
+    async active(now) {
+      const { rows } = await sql.query<{ id: string; account_id: string; urls_completed: number; created_at: number }>(
+        "activeBulkJobs",
+        SQL.active,
+        [now],
+      );
+      return rows.map((r) => ({ id: r.id, accountId: r.account_id, urlsCompleted: r.urls_completed, createdAt: r.created_at }));
+    },
+    async queued(job, afterId, limit) {
+      const { rows } = await sql.query<{ id: number; count_url: string }>("queuedBulkUrls", SQL.queued, [job.id, afterId, limit]);
+      return rows.map((r) => ({ id: r.id, jobId: job.id, accountId: job.accountId, countUrl: r.count_url }));
+    },
+    async complete(item, quota, counts, now): Promise<BulkCompletion> {
+      const { rows } = await sql.query<{ queued: number; completed: number }>("completeBulkUrl", SQL.complete, [
+        JSON.stringify(counts),
+        now,
+        item.id,
+        item.accountId,
+        quota.day,
+        quota.dailyQuota,
+        item.jobId,
+      ]);
+      const row = rows[0]!;
+      if (row.queued === 0) return "already_done";
+      return row.completed === 1 ? "completed" : "quota_exhausted";
+    },
+    async pause(accountId, until) {
+      await sql.query("pauseBulkJobs", SQL.pause, [until, accountId]);
+    },
+    async resume(whose) {
+      if ("accountId" in whose) await sql.query("resumeAccountJobs", SQL.resumeAccount, [whose.accountId]);
+      else await sql.query("resumePlanJobs", SQL.resumePlan, [whose.planName]);
+    },
+    async deleteExpired(completedBefore, createdBefore) {
+      return (await sql.query("deleteExpiredJobs", SQL.deleteExpired, [completedBefore, createdBefore])).rowCount ?? 0;
+    },
+  };
+}

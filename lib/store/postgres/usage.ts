@@ -1,0 +1,75 @@
+import type { Reservation, UsageStore } from "../usage.ts";
+import { sortedBy, type Sql } from "./pool.ts";
+
+const SQL = {
+  // One statement: the conflicting row is locked while its condition is re-checked, so concurrent
+  // reservations from any number of processes never count past the quota.
+  reserve: `
+    INSERT INTO daily_usage (account_id, day, queries) SELECT $1, $2, 1 WHERE $3::int > 0
+    ON CONFLICT (account_id, day) DO UPDATE SET queries = daily_usage.queries + 1 WHERE daily_usage.queries < $3::int
+    RETURNING queries`,
+  // Rows sorted by the caller, so every process locks them in one order. A row refused by its quota is
+  // missing from what is returned.
+  reserveMany: `
+    INSERT INTO daily_usage (account_id, day, queries)
+    SELECT w.account_id, w.day, w.queries FROM unnest($1::text[], $2::text[], $3::int[], $4::int[]) AS w(account_id, day, queries, quota)
+    WHERE w.queries <= w.quota
+    ON CONFLICT (account_id, day) DO UPDATE SET queries = daily_usage.queries + excluded.queries
+    WHERE daily_usage.queries + excluded.queries <= (
+      SELECT q.quota FROM unnest($1::text[], $2::text[], $4::int[]) AS q(account_id, day, quota)
+      WHERE q.account_id = excluded.account_id AND q.day = excluded.day)
+    RETURNING account_id, day, queries`,
+  release: "UPDATE daily_usage SET queries = queries - 1 WHERE account_id = $1 AND day = $2 AND queries > 0",
+  queriesOn: "SELECT queries FROM daily_usage WHERE account_id = $1 AND day = $2",
+  between: "SELECT day, queries FROM daily_usage WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY day",
+  allocations: "SELECT day, daily_quota FROM quota_allocation WHERE account_id = $1 ORDER BY day",
+};
+
+/** A daily usage row's key: one statement cannot update a row twice, so a row's reservations are merged. */
+const rowKey = (r: { accountId: string; day: string }) => `${r.day} ${r.accountId}`;
+
+/**
+ * Reservations are not batched per event-loop turn as on SQLite: each is one round trip on the pool (with
+ * Redis, the quota counters live there and only their per-turn totals come here, through reserveMany).
+ */
+export function postgresUsage(sql: Sql): UsageStore {
+  return {
+    async reserve(accountId, day, dailyQuota) {
+      const row = (await sql.query<{ queries: number }>("reserveQuery", SQL.reserve, [accountId, day, dailyQuota])).rows[0];
+      return row?.queries ?? null;
+    },
+    async reserveMany(reservations) {
+      if (reservations.length === 0) return [];
+      const merged = new Map<string, Reservation>();
+      for (const r of reservations) {
+        const row = merged.get(rowKey(r));
+        if (row) {
+          row.queries += r.queries;
+          row.dailyQuota = Math.min(row.dailyQuota, r.dailyQuota);
+        } else merged.set(rowKey(r), { ...r });
+      }
+      const rows = sortedBy(merged.entries());
+      const result = await sql.query<{ account_id: string; day: string; queries: number }>("reserveMany", SQL.reserveMany, [
+        rows.map((r) => r.accountId),
+        rows.map((r) => r.day),
+        rows.map((r) => r.queries),
+        rows.map((r) => r.dailyQuota),
+      ]);
+      const totals = new Map(result.rows.map((r) => [rowKey({ accountId: r.account_id, day: r.day }), r.queries]));
+      return reservations.map((r) => totals.get(rowKey(r)) ?? null);
+    },
+    async release(accountId, day) {
+      await sql.query("releaseQuery", SQL.release, [accountId, day]);
+    },
+    async queriesOn(accountId, day) {
+      return (await sql.query<{ queries: number }>("queriesOn", SQL.queriesOn, [accountId, day])).rows[0]?.queries ?? 0;
+    },
+    async between(accountId, fromDay, toDay) {
+      return (await sql.query<{ day: string; queries: number }>("usageBetween", SQL.between, [accountId, fromDay, toDay])).rows;
+    },
+    async allocations(accountId) {
+      const { rows } = await sql.query<{ day: string; daily_quota: number }>("allocations", SQL.allocations, [accountId]);
+      return rows.map((r) => ({ day: r.day, dailyQuota: r.daily_quota }));
+    },
+  };
+}

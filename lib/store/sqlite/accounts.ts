@@ -1,0 +1,72 @@
+import type Database from "better-sqlite3";
+import type { AccountContext, AccountReads, PlanLimits } from "../accounts.ts";
+
+interface PlanRow {
+  plan_name: string;
+  daily_quota: number;
+  bulk_batch_limit: number;
+  custom_ttl_allowed: number;
+}
+
+interface AccountRow extends PlanRow {
+  id: string;
+  whitelist_enabled: number;
+  domains: string;
+}
+
+const toPlan = (row: PlanRow): PlanLimits => ({
+  name: row.plan_name,
+  dailyQuota: row.daily_quota,
+  bulkBatchLimit: row.bulk_batch_limit,
+  customTtlAllowed: row.custom_ttl_allowed === 1,
+});
+
+export function sqliteAccounts(db: Database.Database): AccountReads {
+  const statements = {
+    // Prepared once: db.pragma() prepares a new statement on every call, which costs more than the lookup.
+    dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),
+    byKeyHash: db.prepare<[string], AccountRow>(`
+      SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, a.whitelist_enabled,
+             (SELECT json_group_array(domain) FROM (SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain)) AS domains
+      FROM account a JOIN plan p ON p.name = a.plan_name
+      WHERE a.api_key_hash = ?`),
+    plan: db.prepare<[string], PlanRow>(`
+      SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed
+      FROM account a JOIN plan p ON p.name = a.plan_name WHERE a.id = ?`),
+    largestBulkBatchLimit: db.prepare<[], number>("SELECT COALESCE(MAX(bulk_batch_limit), 0) FROM plan").pluck(),
+  };
+
+  /**
+   * data_version read once per turn of the event loop: every request handled in this turn had arrived
+   * before the first of them read it, so none of them can miss a change committed before it arrived.
+   */
+  let turnVersion: number | null = null;
+
+  return {
+    async version() {
+      // This connection never writes accounts, plans or whitelists; every such change is another
+      // connection's commit, which is exactly what SQLite's data_version counts.
+      if (turnVersion === null) {
+        turnVersion = statements.dataVersion.get()!;
+        setImmediate(() => (turnVersion = null));
+      }
+      return turnVersion;
+    },
+    async byKeyHash(keyHash): Promise<AccountContext | null> {
+      const row = statements.byKeyHash.get(keyHash);
+      if (!row) return null;
+      return {
+        id: row.id,
+        plan: toPlan(row),
+        whitelist: { enabled: row.whitelist_enabled === 1, domains: JSON.parse(row.domains) as string[] },
+      };
+    },
+    async plan(accountId) {
+      const row = statements.plan.get(accountId);
+      return row ? toPlan(row) : null;
+    },
+    async largestBulkBatchLimit() {
+      return statements.largestBulkBatchLimit.get()!;
+    },
+  };
+}

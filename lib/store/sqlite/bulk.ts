@@ -1,0 +1,130 @@
+import type Database from "better-sqlite3";
+import { storedCountsSchema } from "../../counts/values.ts";
+import type { BulkCompletion, BulkJob, BulkStore, QueuedBulkUrl } from "../bulk.ts";
+import type { Reservation } from "../usage.ts";
+
+interface JobRow {
+  id: string;
+  account_id: string;
+  urls_queued: number;
+  urls_completed: number;
+  created_at: number;
+  completed_at: number | null;
+  paused_until: number | null;
+}
+
+const toJob = (row: JobRow): BulkJob => ({
+  id: row.id,
+  accountId: row.account_id,
+  urlsQueued: row.urls_queued,
+  urlsCompleted: row.urls_completed,
+  createdAt: row.created_at,
+  completedAt: row.completed_at,
+  pausedUntil: row.paused_until,
+});
+
+/** Bulk jobs and URLs; a URL's query is counted through `reserveIn` (the usage rows) in the same transaction. */
+export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) => number | null): BulkStore {
+  const statements = {
+    insertJob: db.prepare<[string, string, number, number]>(
+      "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at) VALUES (?, ?, ?, 0, ?)",
+    ),
+    insertUrl: db.prepare<[string, string, string], { id: number }>(
+      "INSERT INTO bulk_url (job_id, url, count_url) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+    ),
+    job: db.prepare<[string, string], JobRow>("SELECT * FROM bulk_job WHERE id = ? AND account_id = ?"),
+    jobsOf: db.prepare<[string], JobRow>("SELECT * FROM bulk_job WHERE account_id = ? ORDER BY created_at DESC"),
+    results: db.prepare<[string], { url: string; result: string }>(
+      "SELECT url, result FROM bulk_url WHERE job_id = ? AND completed_at IS NOT NULL ORDER BY id",
+    ),
+    active: db.prepare<[number], { id: string; account_id: string; urls_completed: number; created_at: number }>(`
+      SELECT id, account_id, urls_completed, created_at FROM bulk_job
+      WHERE completed_at IS NULL AND (paused_until IS NULL OR paused_until <= ?)
+      ORDER BY created_at`),
+    queued: db.prepare<[string, number, number], { id: number; count_url: string }>(
+      "SELECT id, count_url FROM bulk_url WHERE job_id = ? AND completed_at IS NULL AND id > ? ORDER BY id LIMIT ?",
+    ),
+    completeUrl: db.prepare<[string, number, number]>(
+      "UPDATE bulk_url SET result = ?, completed_at = ? WHERE id = ? AND completed_at IS NULL",
+    ),
+    advanceJob: db.prepare<[number, string]>(`
+      UPDATE bulk_job SET urls_completed = urls_completed + 1,
+        completed_at = CASE WHEN urls_completed + 1 >= urls_queued THEN ? ELSE NULL END
+      WHERE id = ?`),
+    pause: db.prepare<[number, string]>("UPDATE bulk_job SET paused_until = ? WHERE account_id = ? AND completed_at IS NULL"),
+    resumeAccount: db.prepare<[string]>("UPDATE bulk_job SET paused_until = NULL WHERE account_id = ? AND completed_at IS NULL"),
+    resumePlan: db.prepare<[string]>(`
+      UPDATE bulk_job SET paused_until = NULL
+      WHERE completed_at IS NULL AND account_id IN (SELECT id FROM account WHERE plan_name = ?)`),
+    deleteExpired: db.prepare<[number, number]>(
+      "DELETE FROM bulk_job WHERE completed_at < ? OR (completed_at IS NULL AND created_at < ?)",
+    ),
+  };
+
+  class QuotaExhausted extends Error {}
+
+  const create = db.transaction(
+    (job: { id: string; accountId: string; createdAt: number }, urls: { url: string; countUrl: string }[]): QueuedBulkUrl[] => {
+      statements.insertJob.run(job.id, job.accountId, urls.length, job.createdAt);
+      const queued: QueuedBulkUrl[] = [];
+      for (const u of urls) {
+        const row = statements.insertUrl.get(job.id, u.url, u.countUrl);
+        if (row) queued.push({ id: row.id, jobId: job.id, accountId: job.accountId, countUrl: u.countUrl });
+      }
+      return queued;
+    },
+  );
+
+  const complete = db.transaction((item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, result: string, now: number) => {
+    if (statements.completeUrl.run(result, now, item.id).changes === 0) return "already_done";
+    if (reserveIn({ accountId: item.accountId, day: quota.day, queries: 1, dailyQuota: quota.dailyQuota }) === null) {
+      throw new QuotaExhausted();
+    }
+    statements.advanceJob.run(now, item.jobId);
+    return "completed";
+  });
+
+  return {
+    async create(job, urls) {
+      return create(job, urls);
+    },
+    async job(id, accountId) {
+      const row = statements.job.get(id, accountId);
+      return row ? toJob(row) : null;
+    },
+    async jobsOf(accountId) {
+      return statements.jobsOf.all(accountId).map(toJob);
+    },
+    async results(jobId) {
+      return statements.results.all(jobId).map((row) => ({ url: row.url, counts: storedCountsSchema.parse(JSON.parse(row.result)) }));
+    },
+    async active(now) {
+      return statements.active
+        .all(now)
+        .map((r) => ({ id: r.id, accountId: r.account_id, urlsCompleted: r.urls_completed, createdAt: r.created_at }));
+    },
+    async queued(job, afterId, limit) {
+      return statements.queued
+        .all(job.id, afterId, limit)
+        .map((r) => ({ id: r.id, jobId: job.id, accountId: job.accountId, countUrl: r.count_url }));
+    },
+    async complete(item, quota, counts, now): Promise<BulkCompletion> {
+      try {
+        return complete(item, quota, JSON.stringify(counts), now);
+      } catch (error) {
+        if (error instanceof QuotaExhausted) return "quota_exhausted";
+        throw error;
+      }
+    },
+    async pause(accountId, until) {
+      statements.pause.run(until, accountId);
+    },
+    async resume(whose) {
+      if ("accountId" in whose) statements.resumeAccount.run(whose.accountId);
+      else statements.resumePlan.run(whose.planName);
+    },
+    async deleteExpired(completedBefore, createdBefore) {
+      return statements.deleteExpired.run(completedBefore, createdBefore).changes;
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { isPostgresUrl } from "../db/postgres-url.ts";
+import type { AccountReads } from "./accounts.ts";
+import type { BulkStore } from "./bulk.ts";
+import type { KnownCountStore } from "./counts.ts";
+import { openPostgresStore } from "./postgres/open.ts";
+import { openSqliteStore } from "./sqlite/open.ts";
+import type { UsageStore } from "./usage.ts";
+
+/**
+ * The service's storage by concern, as the hot paths need it: prepared statements, no ORM round-trips. Each
+ * concern owns its tables; methods are async so a networked database implements the same interface.
+ */
+export interface Store {
+  accounts: AccountReads;
+  usage: UsageStore;
+  bulk: BulkStore;
+  counts: KnownCountStore;
+  /** Throws when the database cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL for `postgres://` and `postgresql://` URLs; the embedded SQLite store for anything else. */
+export function openStore(databaseUrl: string): Store {
+  return isPostgresUrl(databaseUrl) ? openPostgresStore(databaseUrl) : openSqliteStore(databaseUrl);
+}

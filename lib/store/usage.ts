@@ -1,0 +1,34 @@
+/** Queries counted per account and day (the record every quota counter writes to), and the quotas allocated. */
+
+export interface UsageDay {
+  day: string;
+  queries: number;
+}
+
+export interface Allocation {
+  day: string;
+  dailyQuota: number;
+}
+
+export interface Reservation {
+  accountId: string;
+  day: string;
+  queries: number;
+  dailyQuota: number;
+}
+
+export interface UsageStore {
+  /** Atomically counts one query if `used < dailyQuota`; returns the new count, or null when the quota is used up. */
+  reserve(accountId: string, day: string, dailyQuota: number): Promise<number | null>;
+  /**
+   * Several reservations in one statement: each counts its queries only if the day's total stays within its
+   * quota, and answers the new total or null. Reservations of the same account and day are taken together,
+   * all or none (with their smallest quota).
+   */
+  reserveMany(reservations: Reservation[]): Promise<(number | null)[]>;
+  /** Gives back one counted query that was not answered. */
+  release(accountId: string, day: string): Promise<void>;
+  queriesOn(accountId: string, day: string): Promise<number>;
+  between(accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]>;
+  allocations(accountId: string): Promise<Allocation[]>;
+}

@@ -1,0 +1,18 @@
+import type { AccountContext } from "../../lib/store/accounts.ts";
+import type { ApiDeps } from "../api-deps.ts";
+
+export interface QuotaToday {
+  plan: string;
+  used: number;
+  allocated: number;
+  remaining: number;
+  resetsAt: number;
+}
+
+/** Today's quota of the account, as its daily usage row records it. */
+export async function readQuota(deps: Pick<ApiDeps, "store" | "clock">, account: AccountContext): Promise<QuotaToday> {
+  const { day, resetsAt } = deps.clock.today();
+  const allocated = account.plan.dailyQuota;
+  const used = Math.min(await deps.store.usage.queriesOn(account.id, day), allocated);
+  return { plan: account.plan.name, used, allocated, remaining: allocated - used, resetsAt };
+}

@@ -1,0 +1,29 @@
+import { isComplete, pausedUntil } from "../../lib/bulk/job-state.ts";
+import type { AccountContext } from "../../lib/store/accounts.ts";
+import type { BulkJob, BulkResult } from "../../lib/store/bulk.ts";
+import type { ApiDeps } from "../api-deps.ts";
+import { apiErrors } from "../http/errors.ts";
+
+const MAX_BULK_ID_LENGTH = 64;
+
+export interface JobReading {
+  job: BulkJob;
+  completed: boolean;
+  pausedUntil: number | null;
+  /** Counted URLs, in submission order: all of them once complete; so far, when asked with `partial`. */
+  results: BulkResult[];
+}
+
+/** One of the account's jobs (another account's is as unknown as a missing one), with its results when due. */
+export async function readJob(
+  deps: Pick<ApiDeps, "store" | "clock">,
+  account: AccountContext,
+  bulkId: string,
+  options: { partial: boolean },
+): Promise<JobReading> {
+  const job = bulkId.length <= MAX_BULK_ID_LENGTH ? await deps.store.bulk.job(bulkId, account.id) : null;
+  if (!job) throw apiErrors.bulkNotFound();
+  const completed = isComplete(job);
+  const results = completed || options.partial ? await deps.store.bulk.results(job.id) : [];
+  return { job, completed, pausedUntil: pausedUntil(job, deps.clock.now()), results };
+}

@@ -1,0 +1,43 @@
+import type { AcceptedUrl } from "../../lib/bulk/url-list.ts";
+import { newBulkId } from "../../lib/bulk/bulk-id.ts";
+import type { AccountContext } from "../../lib/store/accounts.ts";
+import type { ApiDeps } from "../api-deps.ts";
+import type { ApiVersion } from "../counts/count-object.ts";
+import { apiErrors } from "../http/errors.ts";
+import { BulkSubmission } from "./submission.ts";
+
+type SubmitDeps = Pick<ApiDeps, "store" | "clock" | "bulkSubmitted">;
+
+/** The plan may submit bulk jobs. */
+export function assertBulkAllowed(account: AccountContext): void {
+  if (account.plan.bulkBatchLimit <= 0) throw apiErrors.bulkNotAllowed(account.plan.name);
+}
+
+/** A submission to take URLs into as the body arrives; until the key is known, bounded by the largest plan. */
+export async function startSubmission(deps: SubmitDeps, account: AccountContext | null): Promise<BulkSubmission> {
+  return new BulkSubmission(account, account ? 0 : await deps.store.accounts.largestBulkBatchLimit());
+}
+
+/**
+ * Stores the job with its URLs and hands them to the workers. Refused while today's quota is used up (the
+ * job would only wait); each URL is paid for when it is counted.
+ */
+export async function submitJob(
+  deps: SubmitDeps,
+  account: AccountContext,
+  urls: readonly AcceptedUrl[],
+  version: ApiVersion,
+): Promise<{ bulkId: string; count: number }> {
+  if (urls.length === 0) throw apiErrors.noValidUrls();
+  const { day, resetsAt } = deps.clock.today();
+  if ((await deps.store.usage.queriesOn(account.id, day)) >= account.plan.dailyQuota) {
+    throw apiErrors.quotaExceeded(version, account.plan.dailyQuota, resetsAt, deps.clock.timeZone);
+  }
+  const bulkId = newBulkId();
+  const queued = await deps.store.bulk.create(
+    { id: bulkId, accountId: account.id, createdAt: deps.clock.now() },
+    urls.map(({ url, countUrl }) => ({ url, countUrl })),
+  );
+  await deps.bulkSubmitted(queued);
+  return { bulkId, count: urls.length };
+}

@@ -1,0 +1,64 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { createPrisma, type PrismaClient } from "../../lib/db/prisma.ts";
+import { createScratchDatabase, postgresUnavailable, REQUIRE_SERVICES } from "./postgres.ts";
+import { freshDatabase } from "./service.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const POSTGRES_MIGRATIONS = path.join(root, "prisma", "postgres", "migrations");
+
+/** A migrated, empty database for store tests, and Prisma on it for fixtures. */
+export interface StoreDatabase {
+  url: string;
+  prisma: PrismaClient;
+  drop(): Promise<void>;
+}
+
+/** A copy of the run's migrated SQLite template. */
+export async function sqliteStoreDatabase(): Promise<StoreDatabase> {
+  const { url, dir } = freshDatabase();
+  const prisma = createPrisma(url);
+  return {
+    url,
+    prisma,
+    drop: async () => {
+      await prisma.$disconnect();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A scratch PostgreSQL database with the checked-in migrations' SQL applied directly (the Prisma CLI would
+ * cost seconds; here only the tables matter).
+ */
+export async function postgresStoreDatabase(): Promise<StoreDatabase> {
+  const db = await createScratchDatabase("store");
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    const names = fs.readdirSync(POSTGRES_MIGRATIONS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    for (const name of names.sort()) await client.query(fs.readFileSync(path.join(POSTGRES_MIGRATIONS, name, "migration.sql"), "utf8"));
+  } finally {
+    await client.end();
+  }
+  const prisma = createPrisma(db.url);
+  return {
+    url: db.url,
+    prisma,
+    drop: async () => {
+      await prisma.$disconnect();
+      await db.drop();
+    },
+  };
+}
+
+/** Why the PostgreSQL store tests skip (no server, and REQUIRE_SERVICES is not set), or undefined when they run. */
+export async function postgresSkipReason(file: string): Promise<string | undefined> {
+  const unavailable = await postgresUnavailable();
+  if (unavailable === undefined || REQUIRE_SERVICES) return undefined;
+  console.warn(`[skipped] ${file} on PostgreSQL: ${unavailable} (REQUIRE_SERVICES=1 makes this a failure)`);
+  return unavailable;
+}
