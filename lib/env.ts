@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isAddressOrRange } from "./auth/client-ip.ts";
 import { isPostgresUrl } from "./db/postgres-url.ts";
 import { DEFAULT_DATABASE_URL } from "./db/sqlite-url.ts";
+import { SharecountError } from "./errors.ts";
 
 // Digits only: coercion would read " " as 0 (a random port), "0x50" as 80 and "1e3" as 1000.
 const int = (fallback: number, min = 0) =>
@@ -141,7 +142,14 @@ const schema = z
 
 export type Env = z.infer<typeof schema>;
 
-export class EnvError extends Error {}
+/** The configuration is not usable: the message names every bad variable. */
+export class EnvError extends SharecountError<"invalid_configuration"> {
+  static override readonly kind: string = "EnvError";
+
+  constructor(message: string) {
+    super("invalid_configuration", message);
+  }
+}
 
 /** Reads `./.env` into the environment when it exists; variables already set win. */
 export function loadDotEnv(file = ".env"): void {

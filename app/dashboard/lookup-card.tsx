@@ -5,7 +5,7 @@ import type { LookupAnswer } from "@/lib/api-client/client";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/states";
-import { RouteError } from "@/lib/dashboard/fetch-json";
+import { DashboardError } from "@/lib/dashboard/dashboard-error";
 import { formatClockTime, formatCount, formatDuration, parseStaleHeader } from "@/lib/dashboard/format";
 import { useLookup } from "@/lib/hooks/use-lookup";
 
@@ -64,7 +64,7 @@ export function LookupCard() {
           <ErrorState
             message={lookupErrorMessage(lookup.error)}
             // Only a failure of the service may go away by trying again; a refused request would be refused again.
-            onRetry={lookup.error instanceof RouteError && !lookup.error.transient ? undefined : () => lookup.mutate(lookup.variables)}
+            onRetry={lookup.error instanceof DashboardError && !lookup.error.transient ? undefined : () => lookup.mutate(lookup.variables)}
           />
         )}
         {/* Only the answer to the lookup under way or just made: a new one clears the last. */}
@@ -75,7 +75,7 @@ export function LookupCard() {
 }
 
 function lookupErrorMessage(error: Error): string {
-  if (!(error instanceof RouteError) || error.code !== "quota_exceeded" || !error.retryAt) return error.message;
+  if (!(error instanceof DashboardError) || error.code !== "quota_exceeded" || !error.retryAt) return error.message;
   return `${error.message} It resets at ${formatClockTime(Date.parse(error.retryAt))} your time.`;
 }
 

@@ -8,15 +8,14 @@ import { normalizeWhitelistEntry } from "../whitelist/domains.ts";
 import type { KeyVault } from "../security/secrets.ts";
 import { generateApiKey, hashApiKey } from "./api-key.ts";
 import { emailAddress, normalizeEmail } from "./email-address.ts";
+import { SharecountError } from "../errors.ts";
 
 /** An error the caller made (unknown account, bad plan, bad domain): shown to the operator or user as is. */
-export class AccountError extends Error {
-  override readonly name = "AccountError";
+export class AccountError extends SharecountError<"invalid_input"> {
+  static override readonly kind: string = "AccountError";
 
-  // Next.js bundles this module more than once in one process (the dashboard context is shared across
-  // bundles): recognize every copy's errors by name, so `instanceof` holds whichever copy threw.
-  static [Symbol.hasInstance](value: unknown): boolean {
-    return value instanceof Error && value.name === "AccountError";
+  constructor(message: string) {
+    super("invalid_input", message);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { SharecountError, type ApiErrorCode } from "../errors.ts";
 import {
   apiErrorSchema,
   bulkRetrievalSchema,
@@ -10,16 +11,18 @@ import {
   whitelistSchema,
 } from "./schemas.ts";
 
-/** An error answer of the API (`Type` as the API names it), or `unreachable` / `bad_answer`. */
-export class ApiClientError extends Error {
+/** An error answer of the API (its `Type`), or `unreachable` / `bad_answer`. */
+export class ApiClientError extends SharecountError<ApiErrorCode | "unreachable" | "bad_answer"> {
+  static override readonly kind: string = "ApiClientError";
+
   constructor(
-    readonly type: string,
+    code: ApiErrorCode | "unreachable" | "bad_answer",
     readonly status: number,
     message: string,
     /** The API's Retry-After, in seconds: when the request can succeed again (a used-up quota resets). */
     readonly retryAfterSeconds: number | null = null,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

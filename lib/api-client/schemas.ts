@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { API_ERROR_CODES } from "../errors.ts";
 
 /** The share-count API's answers, as the dashboard reads them (v1.0 shapes). */
 
@@ -59,4 +60,4 @@ export const bulkRetrievalSchema = z.object({
 });
 export type BulkRetrieval = z.infer<typeof bulkRetrievalSchema>;
 
-export const apiErrorSchema = z.object({ Error: z.string(), Type: z.string() });
+export const apiErrorSchema = z.object({ Error: z.string(), Type: z.enum(API_ERROR_CODES) });

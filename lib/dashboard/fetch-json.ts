@@ -1,26 +1,12 @@
-/** An error answer of a dashboard route: `{ error, message }`, and `retryAt` when it says when to try again. */
-export class RouteError extends Error {
-  constructor(
-    readonly code: string,
-    readonly status: number,
-    message: string,
-    readonly retryAt: string | null = null,
-  ) {
-    super(message);
-  }
-
-  /** Whether trying again now may succeed: the service failed, not the request (a used-up quota, an invalid URL). */
-  get transient(): boolean {
-    return this.status >= 500;
-  }
-}
+import { isErrorCode } from "../errors.ts";
+import { DashboardError } from "./dashboard-error.ts";
 
 /** The sign-in page, sending the browser back to where it was once signed in. */
 export function signInUrl(location: Pick<Location, "pathname" | "search">): string {
   return `/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`;
 }
 
-/** Calls a dashboard route from the browser; non-2xx answers become a RouteError with the route's message. */
+/** Calls a dashboard route from the browser; non-2xx answers become a DashboardError with the route's message. */
 export async function fetchJson<T>(path: string, init?: RequestInit & { json?: unknown }): Promise<T> {
   const { json, ...rest } = init ?? {};
   const response = await fetch(path, {
@@ -31,7 +17,8 @@ export async function fetchJson<T>(path: string, init?: RequestInit & { json?: u
   const body = (await response.json().catch(() => null)) as { error?: string; message?: string; retryAt?: string } | null;
   if (!response.ok) {
     if (response.status === 401 && typeof window !== "undefined") window.location.assign(signInUrl(window.location));
-    throw new RouteError(body?.error ?? "error", response.status, body?.message ?? `Request failed (${response.status}).`, body?.retryAt ?? null);
+    const code = isErrorCode(body?.error) ? body.error : "bad_answer";
+    throw new DashboardError(code, response.status, body?.message ?? `Request failed (${response.status}).`, body?.retryAt ?? null);
   }
   return body as T;
 }

@@ -3,7 +3,7 @@ import { ShareCountApi } from "../api-client/client.ts";
 import type { Quota } from "../api-client/schemas.ts";
 import { dashboard } from "./context.ts";
 import { maskApiKey } from "./format.ts";
-import { DashboardError } from "./signed-in-endpoint.ts";
+import { DashboardError } from "./dashboard-error.ts";
 
 export interface Overview {
   plan: { name: string; dailyQuota: number; bulkBatchLimit: number };

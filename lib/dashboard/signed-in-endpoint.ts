@@ -3,22 +3,13 @@ import { z } from "zod";
 import { AccountError } from "../accounts/accounts.ts";
 import { ApiClientError, ShareCountApi } from "../api-client/client.ts";
 import { currentAccount, type CurrentAccount } from "../auth/current-account.ts";
+import type { ErrorCode } from "../errors.ts";
+import { DashboardError } from "./dashboard-error.ts";
 import { dashboard } from "./context.ts";
 import { isSameOrigin } from "./same-origin.ts";
 
-/** An error a dashboard route answers as is: `{ error, message }` with this status. */
-export class DashboardError extends Error {
-  constructor(
-    readonly code: string,
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** Messages people read for the API's error types (the API's own text is for developers; invalid_url's reason is for both). */
-const FRIENDLY: Record<string, string> = {
+const FRIENDLY: Partial<Record<ErrorCode, string>> = {
   quota_exceeded: "Today's quota is used up: every query with your key is refused until it resets.",
   domain_not_whitelisted: "Your domain whitelist is on and does not include that URL's domain.",
   bulk_not_allowed: "Bulk jobs need a paid plan (plus, business or dedicated).",
@@ -36,12 +27,12 @@ function errorResponse(error: unknown): Response {
     );
   }
   if (error instanceof DashboardError) return Response.json({ error: error.code, message: error.message }, { status: error.status });
-  if (error instanceof AccountError) return Response.json({ error: "invalid_input", message: error.message }, { status: 422 });
+  if (error instanceof AccountError) return Response.json({ error: error.code, message: error.message }, { status: 422 });
   if (error instanceof ApiClientError) {
-    const status = error.type === "quota_exceeded" ? 429 : error.status >= 500 ? 502 : error.status;
+    const status = error.code === "quota_exceeded" ? 429 : error.status >= 500 ? 502 : error.status;
     // When it can succeed again, so the page can say so in the reader's own time.
     const retryAt = error.retryAfterSeconds === null ? {} : { retryAt: new Date(dashboard().clock.now() + error.retryAfterSeconds * 1000).toISOString() };
-    return Response.json({ error: error.type, message: FRIENDLY[error.type] ?? error.message, detail: error.message, ...retryAt }, { status });
+    return Response.json({ error: error.code, message: FRIENDLY[error.code] ?? error.message, detail: error.message, ...retryAt }, { status });
   }
   console.error("dashboard route failed", error);
   return Response.json({ error: "internal_error", message: "Something went wrong; please try again." }, { status: 500 });

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { BulkJobResults, BulkJobSummary, BulkOverview, BulkSubmitted } from "../bulk/types.ts";
-import { fetchJson, RouteError } from "../dashboard/fetch-json.ts";
+import { DashboardError } from "../dashboard/dashboard-error.ts";
+import { fetchJson } from "../dashboard/fetch-json.ts";
 
 /** While a job counts, its progress is asked for this often; a job paused until the quota resets, less often. */
 const RUNNING_POLL_MS = 2_000;
@@ -15,7 +16,7 @@ function pollInterval(jobs: { completed: boolean; paused: boolean }[]): number |
 const summaryState = (job: BulkJobSummary) => ({ completed: job.completedAt !== null, paused: job.pausedUntil !== null });
 
 /** Unknown, expired, or another account's: the API does not say which. */
-export const isMissingJob = (error: unknown) => error instanceof RouteError && error.status === 404;
+export const isMissingJob = (error: unknown) => error instanceof DashboardError && error.status === 404;
 
 const overviewKey = ["bulk-jobs"] as const;
 const jobKey = (id: string) => ["bulk-jobs", id] as const;

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from "ioredis";
+import { UnavailableError } from "../errors.ts";
 
 /**
  * A Redis connection for the request path: auto-pipelined (the commands of one event-loop turn go out
@@ -19,8 +20,8 @@ export function connectRedis(url: string, options: RedisOptions = {}): Redis {
 }
 
 /** Redis answered, but not in a way that lets the request be served now (a 503). */
-export class RedisUnavailableError extends Error {
-  override name = "RedisUnavailableError";
+export class RedisUnavailableError extends UnavailableError {
+  static override readonly kind: string = "RedisUnavailableError";
 }
 
 const UNAVAILABLE = [

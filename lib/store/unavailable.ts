@@ -1,6 +1,8 @@
+import { UnavailableError } from "../errors.ts";
+
 /** The database could not be reached or used (or the store is closed): a 503 to clients, a retry to workers; never a bug. */
-export class StoreUnavailableError extends Error {
-  override readonly name = "StoreUnavailableError";
+export class StoreUnavailableError extends UnavailableError {
+  static override readonly kind: string = "StoreUnavailableError";
 
   constructor(cause: unknown) {
     super(`the database is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });

@@ -96,7 +96,7 @@ describe("bulk bodies read as they arrive", () => {
   ])("JSON %s is invalid_body", async (body, message) => {
     const error = await read(body, "application/json").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).type).toBe("invalid_body");
+    expect((error as ApiError).code).toBe("invalid_body");
     expect((error as ApiError).message).toMatch(message);
   });
 
@@ -129,7 +129,7 @@ describe("bulk bodies read as they arrive", () => {
     ])("%s", async (_, body) => {
       const { error, taken } = await readUntilRefused(body);
       expect(error).toBeInstanceOf(ApiError);
-      expect(error.type).toBe("invalid_body");
+      expect(error.code).toBe("invalid_body");
       expect(error.message).toMatch(/64 KiB/);
       expect(taken).toBeLessThan(96 * 1024);
     });
@@ -140,7 +140,7 @@ describe("bulk bodies read as they arrive", () => {
       expect(text.length).toBeGreaterThan(MiB);
       expect((await read(JSON.stringify({ urls: text, apikey: "K" }), "application/json", [4096])).lines).toEqual(lines);
       const { error, taken } = await readUntilRefused(JSON.stringify({ urls: `${text}\n`.repeat(5) }));
-      expect(error.type).toBe("invalid_body");
+      expect(error.code).toBe("invalid_body");
       expect(error.message).toMatch(/4 MiB/);
       expect(taken).toBeLessThan(4 * MiB + 96 * 1024);
     });
@@ -162,13 +162,13 @@ describe("bulk bodies read as they arrive", () => {
       [bytes, "multipart/form-data"],
     ] as const) {
       const error = await read(body, type).catch((e: unknown) => e);
-      expect((error as ApiError).type).toBe("invalid_body");
+      expect((error as ApiError).code).toBe("invalid_body");
     }
   });
 
   it("stops with body_too_large as soon as more than the limit arrived", async () => {
     const error = await read(`${A}\n`.repeat(1000), "text/plain", [100], 5000).catch((e: unknown) => e);
-    expect((error as ApiError).type).toBe("body_too_large");
+    expect((error as ApiError).code).toBe("body_too_large");
   });
 
   it("keeps no line longer than 16 KiB: a body with no line breaks is cut, not held", async () => {

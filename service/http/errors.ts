@@ -1,21 +1,23 @@
 import { isRedisUnavailableError } from "../../lib/redis/redis.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ApiVersion } from "../counts/count-object.ts";
-import { StoreUnavailableError } from "../../lib/store/unavailable.ts";
+import { SharecountError, UnavailableError, type ApiErrorCode } from "../../lib/errors.ts";
 
-/** One error of the API: a machine-readable `Type`, a message for people, and its HTTP status. */
-export class ApiError extends Error {
+/** One error of the API: its code (the wire's `Type`), a message for people, and its HTTP status. */
+export class ApiError extends SharecountError<ApiErrorCode> {
+  static override readonly kind: string = "ApiError";
+
   constructor(
-    readonly type: string,
+    code: ApiErrorCode,
     readonly status: ContentfulStatusCode,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(code, message);
   }
 
   body() {
-    return { Error: this.message, Type: this.type };
+    return { Error: this.message, Type: this.code };
   }
 }
 
@@ -91,7 +93,7 @@ export const apiErrors = {
 /** Anything thrown while answering becomes an API error: a database (or Redis) outage is a 503, anything else a logged 500. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof StoreUnavailableError || isRedisUnavailableError(error)) return apiErrors.serviceUnavailable();
+  if (error instanceof UnavailableError || isRedisUnavailableError(error)) return apiErrors.serviceUnavailable();
   console.error("unexpected error while answering a request", error);
   return apiErrors.internal();
 }

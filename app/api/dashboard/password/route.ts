@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { rateLimiter, retryMinutes, takeFromLimits } from "@/lib/auth/rate-limit";
 import { dashboard } from "@/lib/dashboard/context";
-import { DashboardError, signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
+import { DashboardError } from "@/lib/dashboard/dashboard-error";
+import { signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
 
 const input = z
   .object({

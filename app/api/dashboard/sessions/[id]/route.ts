@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dashboard } from "@/lib/dashboard/context";
-import { DashboardError, signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
+import { DashboardError } from "@/lib/dashboard/dashboard-error";
+import { signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
 
 /** Signs one of this account's sessions out; its browser is signed out on its next request. */
 export const DELETE = signedInEndpoint({ input: z.object({ id: z.string().min(1).max(100) }) }, async ({ account, input }) => {
