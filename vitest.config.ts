@@ -41,7 +41,7 @@ const shiftedClock: TestProjectInlineConfiguration = {
   extends: true,
   test: {
     name: "shifted-clock",
-    include: ["lib/**/*.test.ts", "service/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "dashboard/**/*.test.ts", "service/**/*.test.ts", "scripts/**/*.test.ts"],
     setupFiles: ["test/support/shifted-clock.ts"],
   },
 };

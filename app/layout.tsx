@@ -9,7 +9,7 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
-// Every page is rendered per request, so its scripts carry that response's CSP nonce (lib/dashboard/security-headers.ts).
+// Every page is rendered per request, so its scripts carry that response's CSP nonce (dashboard/server/security-headers.ts).
 export const dynamic = "force-dynamic";
 
 export default function RootLayout({ children }: { children: ReactNode }) {

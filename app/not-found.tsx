@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { currentAccount } from "@/lib/auth/current-account";
+import { currentAccount } from "@/dashboard/server/auth/current-account";
 
 export const metadata: Metadata = { title: "Page not found" };
 

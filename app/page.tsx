@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { currentAccount } from "@/lib/auth/current-account";
-import { dashboard } from "@/lib/dashboard/context";
-import { exampleQuery } from "@/lib/dashboard/example-query";
-import { publicOrigin } from "@/lib/dashboard/public-origin";
+import { currentAccount } from "@/dashboard/server/auth/current-account";
+import { dashboard } from "@/dashboard/server/context";
+import { exampleQuery } from "@/dashboard/client/example-query";
+import { publicOrigin } from "@/dashboard/server/public-origin";
 
 export const metadata: Metadata = { title: { absolute: "sharecount: social share counts for any URL" } };
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isAddressOrRange } from "./auth/client-ip.ts";
+import { isAddressOrRange } from "./security/client-ip.ts";
 import { isPostgresUrl } from "./db/postgres-url.ts";
 import { DEFAULT_DATABASE_URL } from "./db/sqlite-url.ts";
 import { SharecountError } from "./errors.ts";

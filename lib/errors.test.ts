@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../service/http/errors.ts";
 import { AccountError } from "./accounts/accounts.ts";
-import { ApiClientError } from "./api-client/client.ts";
-import { DashboardError } from "./dashboard/dashboard-error.ts";
+import { ApiClientError } from "../dashboard/server/api-client.ts";
+import { DashboardError } from "../dashboard/client/dashboard-error.ts";
 import { EnvError } from "./env.ts";
 import { API_ERROR_CODES, isErrorCode, SharecountError, UnavailableError } from "./errors.ts";
 import { RedisUnavailableError } from "./redis/redis.ts";

@@ -8,7 +8,7 @@ import path from "node:path";
  */
 const root = path.resolve(import.meta.dirname, "..");
 const buildId = path.join(root, process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID");
-const sources = ["app", "components", "lib", "next.config.js", "package.json", "package-lock.json"];
+const sources = ["app", "components", "dashboard", "lib", "next.config.js", "package.json", "package-lock.json"];
 
 function newest(entry: string): number {
   const full = path.join(root, entry);

@@ -1,5 +1,5 @@
 import type http from "node:http";
-import { dashboardListener } from "../lib/dashboard/next-server.ts";
+import { dashboardListener } from "../dashboard/server/next-server.ts";
 import { boot, drain, listen, onShutdown } from "./lifecycle.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { dashboardListener } from "../lib/dashboard/next-server.ts";
+import { dashboardListener } from "../dashboard/server/next-server.ts";
 import { disableDemo, startDemo } from "../lib/demo.ts";
 import { serve } from "./serve-api.ts";
 

@@ -3,9 +3,9 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { emailAddress, MAX_EMAIL_LENGTH } from "@/lib/accounts/email-address";
-import { safeNextPath } from "@/lib/auth/next-path";
-import { signInWithPassword } from "@/lib/auth/password";
-import { signUpWithPassword } from "@/lib/auth/sign-up";
+import { safeNextPath } from "@/dashboard/server/auth/next-path";
+import { signInWithPassword } from "@/dashboard/server/auth/password";
+import { signUpWithPassword } from "@/dashboard/server/auth/sign-up";
 
 export interface AuthFormState {
   error?: string;

@@ -3,8 +3,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { copyText } from "@/lib/dashboard/clipboard";
-import { useRevealedKey, useRollApiKey } from "@/lib/hooks/use-api-key";
+import { copyText } from "@/dashboard/client/clipboard";
+import { useRevealedKey, useRollApiKey } from "@/dashboard/client/hooks/use-api-key";
 
 export function ApiKeyCard({ apiKeyMask }: { apiKeyMask: string }) {
   const { revealed, busy, notice, toggle, copy, forget } = useRevealedKey();

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { DashboardNav } from "@/components/dashboard-nav";
 import { QueryProvider } from "@/components/query-provider";
-import { signOut } from "@/lib/auth/auth";
-import { requireAccount } from "@/lib/auth/current-account";
+import { signOut } from "@/dashboard/server/auth/auth";
+import { requireAccount } from "@/dashboard/server/auth/current-account";
 
 export const dynamic = "force-dynamic";
 

@@ -1,13 +1,13 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import type { LookupAnswer } from "@/lib/api-client/client";
+import type { LookupAnswer } from "@/dashboard/client/answers";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/states";
-import { DashboardError } from "@/lib/dashboard/dashboard-error";
-import { formatClockTime, formatCount, formatDuration, parseStaleHeader } from "@/lib/dashboard/format";
-import { useLookup } from "@/lib/hooks/use-lookup";
+import { DashboardError } from "@/dashboard/client/dashboard-error";
+import { formatClockTime, formatCount, formatDuration, parseStaleHeader } from "@/dashboard/client/format";
+import { useLookup } from "@/dashboard/client/hooks/use-lookup";
 
 const CACHE_MEANING: Record<string, string> = {
   HIT: "served from the cache",

@@ -1,7 +1,7 @@
 "use client";
 
-import type { Quota } from "@/lib/api-client/schemas";
-import type { Overview } from "@/lib/dashboard/overview";
+import type { Quota } from "@/dashboard/client/api-schemas";
+import type { Overview } from "@/dashboard/client/answers";
 import { Card } from "@/components/ui/card";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import {
@@ -11,9 +11,9 @@ import {
   formatTimeUntil,
   quotaLevel,
   quotaRatio,
-} from "@/lib/dashboard/format";
-import { useNow } from "@/lib/hooks/use-now";
-import { useOverview } from "@/lib/hooks/use-overview";
+} from "@/dashboard/client/format";
+import { useNow } from "@/dashboard/client/hooks/use-now";
+import { useOverview } from "@/dashboard/client/hooks/use-overview";
 import { ApiKeyCard } from "./api-key-card";
 import { LookupCard } from "./lookup-card";
 

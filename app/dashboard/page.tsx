@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { requireAccount } from "@/lib/auth/current-account";
-import { loadOverview } from "@/lib/dashboard/overview";
+import { requireAccount } from "@/dashboard/server/auth/current-account";
+import { loadOverview } from "@/dashboard/server/overview";
 import { OverviewClient } from "./overview-client";
 
 export const metadata: Metadata = { title: "Overview" };

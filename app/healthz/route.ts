@@ -1,4 +1,4 @@
-import { dashboard } from "@/lib/dashboard/context";
+import { dashboard } from "@/dashboard/server/context";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
-import { endSessions } from "../auth/sessions.ts";
+import { endSessions } from "../sessions/sessions.ts";
 import type { PrismaClient } from "../db/prisma.ts";
 import type { QuotaClock } from "../quota/clock.ts";
 import type { Store } from "../store/store.ts";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { oauthProviders, signIn } from "@/lib/auth/auth";
-import { currentAccount } from "@/lib/auth/current-account";
-import { safeNextPath } from "@/lib/auth/next-path";
+import { oauthProviders, signIn } from "@/dashboard/server/auth/auth";
+import { currentAccount } from "@/dashboard/server/auth/current-account";
+import { safeNextPath } from "@/dashboard/server/auth/next-path";
 import { signInAction } from "../actions";
 import { AuthForm } from "../auth-form";
 

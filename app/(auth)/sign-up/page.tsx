@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { currentAccount } from "@/lib/auth/current-account";
-import { dashboard } from "@/lib/dashboard/context";
+import { currentAccount } from "@/dashboard/server/auth/current-account";
+import { dashboard } from "@/dashboard/server/context";
 import { signUpAction } from "../actions";
 import { AuthForm } from "../auth-form";
 

@@ -1,7 +1,7 @@
 "use client";
 
-import type { BulkOverview } from "@/lib/bulk/types";
-import { useBulkJobs } from "@/lib/hooks/use-bulk-jobs";
+import type { BulkOverview } from "@/dashboard/client/bulk/types";
+import { useBulkJobs } from "@/dashboard/client/hooks/use-bulk-jobs";
 import { JobHistory } from "./job-history";
 import { UpgradeNotice } from "./upgrade-notice";
 import { UploadForm } from "./upload-form";

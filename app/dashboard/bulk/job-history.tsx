@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import type { BulkJobSummary } from "@/lib/bulk/types";
+import type { BulkJobSummary } from "@/dashboard/client/bulk/types";
 import { LocalTime } from "./local-time";
 import { formatCount, JobStatus, ProgressBar, type JobProgress } from "./progress";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { requireAccount } from "@/lib/auth/current-account";
-import { bulkOverview } from "@/lib/bulk/jobs";
+import { requireAccount } from "@/dashboard/server/auth/current-account";
+import { bulkOverview } from "@/dashboard/server/bulk-jobs";
 import { BulkClient } from "./bulk-client";
 
 export const metadata: Metadata = { title: "Bulk" };

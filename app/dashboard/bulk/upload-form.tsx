@@ -4,9 +4,9 @@ import { useRouter } from "next/navigation";
 import { useDeferredValue, useId, useMemo, useRef, useState, type DragEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { excessOverLimit, formatOfFile, parseUrlList, planFitting, type UrlList } from "@/lib/bulk/parse-urls";
-import type { BulkOverview } from "@/lib/bulk/types";
-import { useSubmitBulkJob } from "@/lib/hooks/use-bulk-jobs";
+import { excessOverLimit, formatOfFile, parseUrlList, planFitting, type UrlList } from "@/dashboard/client/bulk/parse-urls";
+import type { BulkOverview } from "@/dashboard/client/bulk/types";
+import { useSubmitBulkJob } from "@/dashboard/client/hooks/use-bulk-jobs";
 import { formatCount } from "./progress";
 
 /** Far above 10,000 URLs of 2,048 characters: anything bigger is not a list of URLs, and would stall the tab. */

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { requireAccount } from "@/lib/auth/current-account";
-import { dashboard } from "@/lib/dashboard/context";
+import { requireAccount } from "@/dashboard/server/auth/current-account";
+import { dashboard } from "@/dashboard/server/context";
 import { SettingsClient } from "./settings-client";
 
 export const metadata: Metadata = { title: "Settings" };

@@ -4,11 +4,11 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
-import type { SessionSummary } from "@/lib/auth/sessions";
-import { formatTimeAgo } from "@/lib/dashboard/format";
-import { useNow } from "@/lib/hooks/use-now";
-import { useChangePassword } from "@/lib/hooks/use-password";
-import { useSessions, useSignOutSessions } from "@/lib/hooks/use-sessions";
+import type { SessionSummary } from "@/lib/sessions/sessions";
+import { formatTimeAgo } from "@/dashboard/client/format";
+import { useNow } from "@/dashboard/client/hooks/use-now";
+import { useChangePassword } from "@/dashboard/client/hooks/use-password";
+import { useSessions, useSignOutSessions } from "@/dashboard/client/hooks/use-sessions";
 
 interface Props {
   initialSessions: SessionSummary[];

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { LoadingState } from "@/components/ui/states";
-import { requireAccount } from "@/lib/auth/current-account";
-import { dashboard } from "@/lib/dashboard/context";
-import { maskApiKey } from "@/lib/dashboard/format";
-import { publicOrigin } from "@/lib/dashboard/public-origin";
+import { requireAccount } from "@/dashboard/server/auth/current-account";
+import { dashboard } from "@/dashboard/server/context";
+import { maskApiKey } from "@/dashboard/client/format";
+import { publicOrigin } from "@/dashboard/server/public-origin";
 import { UsageClient } from "./usage-client";
 
 export const metadata: Metadata = { title: "Usage" };

@@ -1,8 +1,8 @@
 "use client";
 
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
-import { formatNumber } from "@/lib/dashboard/format";
-import { formatUsageDate, type UsageDay } from "@/lib/dashboard/usage";
+import { formatNumber } from "@/dashboard/client/format";
+import { formatUsageDate, type UsageDay } from "@/dashboard/client/usage";
 
 // SVG presentation attributes take plain colours, not CSS variables: brand-600 and amber-600 as hex.
 const QUERIES_COLOR = "#0060c1";

@@ -5,13 +5,13 @@ import { useId, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
-import { downloadFile } from "@/lib/dashboard/download";
-import { exampleQuery } from "@/lib/dashboard/example-query";
-import { formatNumber, formatPercent } from "@/lib/dashboard/format";
-import { formatUsageDate, quotaShare, summarizeUsage, USAGE_RANGES, type UsageDay, type UsageRange } from "@/lib/dashboard/usage";
-import { usageCsv, usageCsvFilename } from "@/lib/dashboard/usage-csv";
-import { useRevealedKey } from "@/lib/hooks/use-api-key";
-import { useUsage } from "@/lib/hooks/use-usage";
+import { downloadFile } from "@/dashboard/client/download";
+import { exampleQuery } from "@/dashboard/client/example-query";
+import { formatNumber, formatPercent } from "@/dashboard/client/format";
+import { formatUsageDate, quotaShare, summarizeUsage, USAGE_RANGES, type UsageDay, type UsageRange } from "@/dashboard/client/usage";
+import { usageCsv, usageCsvFilename } from "@/dashboard/client/usage-csv";
+import { useRevealedKey } from "@/dashboard/client/hooks/use-api-key";
+import { useUsage } from "@/dashboard/client/hooks/use-usage";
 
 // Recharts is large: load it in the browser only, and only on this page.
 const UsageChart = dynamic(() => import("./usage-chart"), {

@@ -4,9 +4,9 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
-import { addEntry, isDirty, refusesEveryQuery, removeEntry, type WhitelistState } from "@/lib/dashboard/whitelist-editor";
-import { useLeaveWarning } from "@/lib/hooks/use-leave-warning";
-import { useSaveWhitelist, useWhitelist } from "@/lib/hooks/use-whitelist";
+import { addEntry, isDirty, refusesEveryQuery, removeEntry, type WhitelistState } from "@/dashboard/client/whitelist-editor";
+import { useLeaveWarning } from "@/dashboard/client/hooks/use-leave-warning";
+import { useSaveWhitelist, useWhitelist } from "@/dashboard/client/hooks/use-whitelist";
 import { ConfirmDialog } from "./confirm-dialog";
 
 export function WhitelistClient() {

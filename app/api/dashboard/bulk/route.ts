@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { bulkOverview, planBatchLimit } from "@/lib/bulk/jobs";
-import type { BulkSubmitted } from "@/lib/bulk/types";
-import { DEFAULT_MAX_BODY_BYTES, signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
+import { bulkOverview, planBatchLimit } from "@/dashboard/server/bulk-jobs";
+import type { BulkSubmitted } from "@/dashboard/client/bulk/types";
+import { DEFAULT_MAX_BODY_BYTES, signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 import { MAX_URL_LENGTH } from "@/lib/urls/count-url";
 
 /** The largest batch any plan may have (dedicated); the plan's own limit is the API's to enforce. */

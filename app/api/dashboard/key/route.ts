@@ -1,6 +1,6 @@
-import { dashboard } from "@/lib/dashboard/context";
-import { DashboardError } from "@/lib/dashboard/dashboard-error";
-import { signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
+import { dashboard } from "@/dashboard/server/context";
+import { DashboardError } from "@/dashboard/client/dashboard-error";
+import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 
 /** Reveal: the API key itself, only when the user asks. POST, so it is same-origin checked and never cached. */
 export const POST = signedInEndpoint({}, async ({ account }) => {

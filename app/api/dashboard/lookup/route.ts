@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
+import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 
 const input = z.object({ url: z.string().trim().min(1, "Enter a URL.").max(2048) });
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { rateLimiter, retryMinutes, takeFromLimits } from "@/lib/auth/rate-limit";
-import { dashboard } from "@/lib/dashboard/context";
-import { DashboardError } from "@/lib/dashboard/dashboard-error";
-import { signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
+import { rateLimiter, retryMinutes, takeFromLimits } from "@/dashboard/server/auth/rate-limit";
+import { dashboard } from "@/dashboard/server/context";
+import { DashboardError } from "@/dashboard/client/dashboard-error";
+import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 
 const input = z
   .object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { dashboard } from "@/lib/dashboard/context";
-import { signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
+import { dashboard } from "@/dashboard/server/context";
+import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 
 /** This account's signed-in browsers. */
 export const GET = signedInEndpoint({}, ({ account }) => dashboard().sessions.list(account.id, account.sessionId));

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { dashboard } from "@/lib/dashboard/context";
-import { signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
-import { sortEntries, type WhitelistState } from "@/lib/dashboard/whitelist-editor";
+import { dashboard } from "@/dashboard/server/context";
+import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
+import { sortEntries, type WhitelistState } from "@/dashboard/client/whitelist-editor";
 import { normalizeWhitelistEntry } from "@/lib/whitelist/domains";
 
 /** Far more entries than anyone keeps by hand; a bound so one request cannot ask for an unbounded write. */

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireAccount } from "@/lib/auth/current-account";
-import { findBulkJob } from "@/lib/bulk/jobs";
+import { requireAccount } from "@/dashboard/server/auth/current-account";
+import { findBulkJob } from "@/dashboard/server/bulk-jobs";
 import { JobClient } from "./job-client";
 
 export const metadata: Metadata = { title: "Bulk job" };

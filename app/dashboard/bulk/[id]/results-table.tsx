@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useMemo, useRef, useState } from "react";
-import { RESULT_COLUMNS, sortResultRows, type BulkResultRow, type ResultColumnKey, type ResultSort } from "@/lib/bulk/results";
+import { RESULT_COLUMNS, sortResultRows, type BulkResultRow, type ResultColumnKey, type ResultSort } from "@/dashboard/client/bulk/results";
 import { formatCount } from "../progress";
 
 /** Every row has this height, so the virtualizer knows where each row is without measuring it. */

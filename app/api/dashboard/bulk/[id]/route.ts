@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { resultRows } from "@/lib/bulk/results";
-import type { BulkJobResults } from "@/lib/bulk/types";
-import { signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
+import { resultRows } from "@/dashboard/client/bulk/results";
+import type { BulkJobResults } from "@/dashboard/client/bulk/types";
+import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 
 /**
  * One job's progress and the results counted so far (`force=1`), in one answer even for 10,000 URLs. The API

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { dashboard } from "@/lib/dashboard/context";
-import { maskApiKey } from "@/lib/dashboard/format";
-import { signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
+import { dashboard } from "@/dashboard/server/context";
+import { maskApiKey } from "@/dashboard/client/format";
+import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 
 // The old key stops working at once, so a stray request must not roll it: the body has to say so.
 const input = z.object({ confirm: z.literal(true) });

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { dashboard } from "@/lib/dashboard/context";
-import { DashboardError } from "@/lib/dashboard/dashboard-error";
-import { signedInEndpoint } from "@/lib/dashboard/signed-in-endpoint";
+import { dashboard } from "@/dashboard/server/context";
+import { DashboardError } from "@/dashboard/client/dashboard-error";
+import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 
 /** Signs one of this account's sessions out; its browser is signed out on its next request. */
 export const DELETE = signedInEndpoint({ input: z.object({ id: z.string().min(1).max(100) }) }, async ({ account, input }) => {

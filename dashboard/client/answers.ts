@@ -1,0 +1,20 @@
+import type { CountObject, Quota } from "./api-schemas.ts";
+
+/** What the dashboard's routes answer the pages (bulk answers: bulk/types.ts). */
+
+export interface Overview {
+  plan: { name: string; dailyQuota: number; bulkBatchLimit: number };
+  quota: Quota;
+  status: "up" | "down";
+  /** Only the key's last characters: the key itself reaches the browser only through reveal or copy. */
+  apiKeyMask: string;
+}
+
+/** A URL looked up with the account's key: the v1.0 count object and what the API's headers said about it. */
+export interface LookupAnswer {
+  counts: CountObject;
+  cache: string | null;
+  stale: string | null;
+  sandbox: boolean;
+  quotaRemaining: number | null;
+}

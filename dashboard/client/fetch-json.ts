@@ -1,0 +1,24 @@
+import { isErrorCode } from "../../lib/errors.ts";
+import { DashboardError } from "./dashboard-error.ts";
+
+/** The sign-in page, sending the browser back to where it was once signed in. */
+export function signInUrl(location: Pick<Location, "pathname" | "search">): string {
+  return `/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`;
+}
+
+/** Calls a dashboard route from the browser; non-2xx answers become a DashboardError with the route's message. */
+export async function fetchJson<T>(path: string, init?: RequestInit & { json?: unknown }): Promise<T> {
+  const { json, ...rest } = init ?? {};
+  const response = await fetch(path, {
+    ...rest,
+    headers: { ...(json === undefined ? {} : { "content-type": "application/json" }), ...rest.headers },
+    body: json === undefined ? rest.body : JSON.stringify(json),
+  });
+  const body = (await response.json().catch(() => null)) as { error?: string; message?: string; retryAt?: string } | null;
+  if (!response.ok) {
+    if (response.status === 401 && typeof window !== "undefined") window.location.assign(signInUrl(window.location));
+    const code = isErrorCode(body?.error) ? body.error : "bad_answer";
+    throw new DashboardError(code, response.status, body?.message ?? `Request failed (${response.status}).`, body?.retryAt ?? null);
+  }
+  return body as T;
+}

@@ -1,0 +1,56 @@
+import "server-only";
+import type { Redis } from "ioredis";
+import { Accounts } from "../../lib/accounts/accounts.ts";
+import { Sessions } from "../../lib/sessions/sessions.ts";
+import { createPrisma, pingDatabase, type PrismaClient } from "../../lib/db/prisma.ts";
+import { parseEnv, type Env } from "../../lib/env.ts";
+import { connectRedis } from "../../lib/redis/redis.ts";
+import { deriveKey, KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
+import { QuotaClock } from "../../lib/quota/clock.ts";
+import { openStore, type Store } from "../../lib/store/store.ts";
+
+export interface DashboardContext {
+  env: Env;
+  prisma: PrismaClient;
+  /** The real clock, in the quota time zone: what "today" and expiries are computed from. */
+  clock: QuotaClock;
+  accounts: Accounts;
+  /** The tables the API also uses (bulk jobs), through their owners. */
+  store: Store;
+  /** Signed-in browsers (Auth.js's database sessions). */
+  sessions: Sessions;
+  /** Resolves while the database answers: the health check. */
+  ping: () => Promise<void>;
+  /** Auth.js's secret, derived from the server secret. */
+  authSecret: string;
+  /** Where the dashboard's server routes reach the API. */
+  apiUrl: string;
+  /** With REDIS_URL: shared state of the dashboard's processes (rate limits). */
+  redis: Redis | null;
+}
+
+const globalForContext = globalThis as unknown as { sharecountDashboard?: DashboardContext };
+
+/** One context per server process (kept on globalThis so hot reloads and route bundles share it). */
+export function dashboard(): DashboardContext {
+  if (!globalForContext.sharecountDashboard) {
+    const env = parseEnv();
+    const secret = loadServerSecret(env);
+    const prisma = createPrisma(env.DATABASE_URL);
+    const clock = new QuotaClock(env.QUOTA_TIMEZONE);
+    const store = openStore(env.DATABASE_URL);
+    globalForContext.sharecountDashboard = {
+      env,
+      prisma,
+      clock,
+      accounts: new Accounts(prisma, clock, new KeyVault(secret), store),
+      store,
+      sessions: new Sessions(prisma, clock),
+      ping: () => pingDatabase(prisma),
+      authSecret: deriveKey(secret, "auth.js").toString("hex"),
+      apiUrl: env.SHARECOUNT_API_URL ?? `http://127.0.0.1:${env.PORT}`,
+      redis: env.REDIS_URL ? connectRedis(env.REDIS_URL) : null,
+    };
+  }
+  return globalForContext.sharecountDashboard;
+}
