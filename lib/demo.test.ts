@@ -35,7 +35,7 @@ afterAll(async () => {
   fs.rmSync(database.dir, { recursive: true, force: true });
 });
 
-const seed = (password?: string) => seedDemoAccount({ prisma, accounts, clock, password });
+const seed = (password?: string) => seedDemoAccount({ accounts, store, clock, password });
 
 async function demoAccount() {
   return prisma.account.findUniqueOrThrow({
@@ -171,7 +171,7 @@ describe("the demo account through the public API", () => {
   });
 
   it("has a usage report with history and a finished job the bulk endpoint answers", async () => {
-    await seedDemoAccount({ prisma: service.prisma, accounts: service.accounts, clock: service.clock });
+    await seedDemoAccount({ accounts: service.accounts, store: service.runtime.store, clock: service.clock });
     const account = await service.prisma.account.findUniqueOrThrow({ where: { email: DEMO_EMAIL }, include: { bulkJobs: true } });
     const key = (await service.accounts.apiKeyOf(account.id))!;
 

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { AccountError, Accounts } from "./accounts/accounts.ts";
 import { newBulkId } from "./bulk/bulk-id.ts";
-import { createPrisma, type PrismaClient } from "./db/prisma.ts";
+import { createPrisma } from "./db/prisma.ts";
 import type { Env } from "./env.ts";
 import { DEFAULT_PLANS } from "./accounts/plans.ts";
 import { QuotaClock } from "./quota/clock.ts";
 import { addDays } from "./quota/day.ts";
 import { KeyVault, loadServerSecret } from "./security/secrets.ts";
-import { openStore } from "./store/store.ts";
+import { openStore, type Store } from "./store/store.ts";
 import { parseCountUrl } from "./urls/count-url.ts";
 
 /**
@@ -74,9 +74,10 @@ export interface DemoSeed {
 }
 
 export interface DemoSeedOptions {
-  prisma: PrismaClient;
   /** Built on the same clock: the account's allocation starts on the same day as its history ends. */
   accounts: Accounts;
+  /** The owners of usage and bulk jobs. */
+  store: Pick<Store, "usage" | "bulk">;
   clock: QuotaClock;
   /** Only for tests: the password to set instead of a random one. */
   password?: string;
@@ -119,17 +120,17 @@ export function demoUsage(today: string, now: number): { day: string; queries: n
   return rows;
 }
 
-async function findOrCreate(options: DemoSeedOptions, password: string) {
-  const { prisma, accounts } = options;
-  const existing = await prisma.account.findUnique({ where: { email: DEMO_EMAIL } });
-  if (existing) return { account: existing, created: false };
+async function findOrCreate(accounts: Accounts, password: string): Promise<{ account: { id: string }; created: boolean }> {
+  const existing = await accounts.idOf(DEMO_EMAIL);
+  if (existing) return { account: { id: existing }, created: false };
   try {
     const { account } = await accounts.create({ email: DEMO_EMAIL, plan: DEMO_PLAN, password });
     return { account, created: true };
   } catch (error) {
     // Another process seeding the same database created it first.
-    if (!(error instanceof AccountError) || !/already exists/.test(error.message)) throw error;
-    return { account: await prisma.account.findUniqueOrThrow({ where: { email: DEMO_EMAIL } }), created: false };
+    const created = await accounts.idOf(DEMO_EMAIL);
+    if (!(error instanceof AccountError) || !created) throw error;
+    return { account: { id: created }, created: false };
   }
 }
 
@@ -138,10 +139,10 @@ async function findOrCreate(options: DemoSeedOptions, password: string) {
  * Safe to call on every start and from two processes at once: nothing is written twice.
  */
 export async function seedDemoAccount(options: DemoSeedOptions): Promise<DemoSeed> {
-  const { prisma, accounts, clock } = options;
+  const { accounts, store, clock } = options;
   const now = clock.now();
   const password = options.password ?? randomDemoPassword();
-  const { account, created } = await findOrCreate(options, password);
+  const { account, created } = await findOrCreate(accounts, password);
   const today = clock.today().day;
   const firstDay = addDays(today, -DEMO_HISTORY_DAYS);
 
@@ -150,56 +151,33 @@ export async function seedDemoAccount(options: DemoSeedOptions): Promise<DemoSee
     await accounts.setPassword(account.id, password);
   }
 
-  // History: once (the account has no usage rows yet). Written in one transaction, so a crash cannot leave half.
-  const seededHistory = await prisma.$transaction(async (tx) => {
-    if ((await tx.dailyUsage.count({ where: { accountId: account.id } })) > 0) return false;
-    await tx.account.update({ where: { id: account.id }, data: { createdAt: new Date(`${firstDay}T09:30:00Z`) } });
-    const allocations = [
+  // History: once (the account has no usage rows yet). The usage rows go last: once they are there the
+  // history is complete, and a start that died before them writes the rest again.
+  let seededHistory = false;
+  if ((await store.usage.between(account.id, firstDay, today)).length === 0) {
+    await accounts.importHistory(account.id, new Date(`${firstDay}T09:30:00Z`), [
       { day: firstDay, dailyQuota: DEFAULT_PLANS[EARLIER_PLAN].dailyQuota },
       { day: addDays(today, -UPGRADED_DAYS_AGO), dailyQuota: DEFAULT_PLANS[DEMO_PLAN].dailyQuota },
-    ];
-    for (const { day, dailyQuota } of allocations) {
-      await tx.quotaAllocation.upsert({
-        where: { accountId_day: { accountId: account.id, day } },
-        create: { accountId: account.id, day, dailyQuota },
-        update: {},
-      });
-    }
-    await tx.dailyUsage.createMany({
-      data: demoUsage(today, now).map((row) => ({ accountId: account.id, ...row })),
-    });
-    return true;
-  });
+    ]);
+    seededHistory = await store.usage.importHistory(account.id, demoUsage(today, now));
+  }
 
   // One finished bulk job, when the account has none (also after the retention period removed it).
-  const seededBulkJob = await prisma.$transaction(async (tx) => {
-    if ((await tx.bulkJob.count({ where: { accountId: account.id } })) > 0) return false;
+  let seededBulkJob = false;
+  if ((await store.bulk.jobsOf(account.id)).length === 0) {
     const completedAt = now - 3_600_000;
     const createdAt = completedAt - 41_000;
-    await tx.bulkJob.create({
-      data: {
-        id: newBulkId(),
-        accountId: account.id,
-        urlsQueued: DEMO_BULK_RESULTS.length,
-        urlsCompleted: DEMO_BULK_RESULTS.length,
-        createdAt: BigInt(createdAt),
-        completedAt: BigInt(completedAt),
-        urls: {
-          create: DEMO_BULK_RESULTS.map(({ url, counts }, i) => {
-            const parsed = parseCountUrl(url);
-            if (!parsed.ok) throw new Error(`demo URL ${url} is not countable: ${parsed.reason}`);
-            return {
-              url,
-              countUrl: parsed.normalized,
-              result: JSON.stringify(counts),
-              completedAt: BigInt(createdAt + Math.round(((i + 1) * (completedAt - createdAt)) / DEMO_BULK_RESULTS.length)),
-            };
-          }),
-        },
-      },
-    });
-    return true;
-  });
+    const step = (completedAt - createdAt) / DEMO_BULK_RESULTS.length;
+    await store.bulk.importCompleted(
+      { id: newBulkId(), accountId: account.id, createdAt, completedAt },
+      DEMO_BULK_RESULTS.map(({ url, counts }, i) => {
+        const parsed = parseCountUrl(url);
+        if (!parsed.ok) throw new Error(`demo URL ${url} is not countable: ${parsed.reason}`);
+        return { url, countUrl: parsed.normalized, counts, completedAt: createdAt + Math.round((i + 1) * step) };
+      }),
+    );
+    seededBulkJob = true;
+  }
 
   return { email: DEMO_EMAIL, password, created, seededHistory, seededBulkJob };
 }
@@ -229,10 +207,10 @@ export async function startDemo(env: Env, baseUrl: string, log: (line: string) =
  * password (printed in an old log) is removed and its sessions end. Its data stays.
  */
 export async function disableDemo(env: Env): Promise<void> {
-  await withAccounts(env, async ({ prisma, accounts }) => {
-    const account = await prisma.account.findUnique({ where: { email: DEMO_EMAIL }, select: { id: true } });
-    if (!account || !(await accounts.hasPassword(account.id))) return;
-    await accounts.setPassword(account.id, null);
+  await withAccounts(env, async ({ accounts }) => {
+    const id = await accounts.idOf(DEMO_EMAIL);
+    if (!id || !(await accounts.hasPassword(id))) return;
+    await accounts.setPassword(id, null);
     console.log(JSON.stringify({ event: "demo_account_disabled", email: DEMO_EMAIL }));
   });
 }
@@ -243,7 +221,7 @@ async function withAccounts<T>(env: Env, use: (options: DemoSeedOptions) => Prom
   const store = openStore(env.DATABASE_URL);
   try {
     const clock = new QuotaClock(env.QUOTA_TIMEZONE);
-    return await use({ prisma, clock, accounts: new Accounts(prisma, clock, new KeyVault(loadServerSecret(env)), store) });
+    return await use({ store, clock, accounts: new Accounts(prisma, clock, new KeyVault(loadServerSecret(env)), store) });
   } finally {
     await prisma.$disconnect();
     await store.close();

@@ -49,6 +49,11 @@ export class Accounts {
     return account;
   }
 
+  /** The id of the account with this email, or null. */
+  async idOf(email: string): Promise<string | null> {
+    return (await this.prisma.account.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true } }))?.id ?? null;
+  }
+
   /** Creates the account and returns its API key: the only time the key is shown in full. */
   async create(input: { email: string; plan: string; password?: string }) {
     const parsed = emailAddress.safeParse(input.email);
@@ -94,6 +99,16 @@ export class Accounts {
     ]);
     await this.storage.bulk.resume({ accountId: account.id });
     return this.show(email);
+  }
+
+  /** Imports an account's past (the demo account's): when it was created, and allocations it had (kept where present). */
+  async importHistory(accountId: string, createdAt: Date, allocations: { day: string; dailyQuota: number }[]) {
+    await this.prisma.$transaction([
+      this.prisma.account.update({ where: { id: accountId }, data: { createdAt } }),
+      ...allocations.map(({ day, dailyQuota }) =>
+        this.prisma.quotaAllocation.upsert({ where: { accountId_day: { accountId, day } }, create: { accountId, day, dailyQuota }, update: {} }),
+      ),
+    ]);
   }
 
   /** Replaces the key; the old one stops working with the next request (keys are looked up per request). */

@@ -38,6 +38,14 @@ export type BulkCompletion = "completed" | "quota_exhausted" | "already_done";
 export interface BulkStore {
   /** Stores the job and its URLs in one transaction; answers the queued URLs, in submission order. */
   create(job: { id: string; accountId: string; createdAt: number }, urls: { url: string; countUrl: string }[]): Promise<QueuedBulkUrl[]>;
+  /**
+   * Stores a job counted elsewhere (the demo account's), complete with its results, in one transaction;
+   * its queries are not counted again.
+   */
+  importCompleted(
+    job: { id: string; accountId: string; createdAt: number; completedAt: number },
+    results: { url: string; countUrl: string; counts: StoredCounts; completedAt: number }[],
+  ): Promise<void>;
   /** Null when the job does not exist or belongs to another account. */
   job(id: string, accountId: string): Promise<BulkJob | null>;
   /** The account's jobs, newest first. */

@@ -31,4 +31,9 @@ export interface UsageStore {
   queriesOn(accountId: string, day: string): Promise<number>;
   between(accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]>;
   allocations(accountId: string): Promise<Allocation[]>;
+  /**
+   * Records days counted elsewhere (an import, the demo account's history), only when the account has no
+   * usage yet, all or none: whether they were recorded.
+   */
+  importHistory(accountId: string, days: UsageDay[]): Promise<boolean>;
 }

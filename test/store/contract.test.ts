@@ -131,6 +131,32 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
     });
   });
 
+  describe.skipIf(skip)("imports", () => {
+    it("records a usage history only for an account with none, all of it", async () => {
+      const id = await account();
+      const days = [
+        { day: "2026-04-01", queries: 7 },
+        { day: "2026-04-02", queries: 9 },
+      ];
+      const results = await Promise.all([a.usage.importHistory(id, days), b.usage.importHistory(id, days)]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await a.usage.between(id, "2026-04-01", "2026-04-30")).toEqual(days);
+      expect(await a.usage.importHistory(id, [{ day: "2026-04-03", queries: 1 }])).toBe(false);
+    });
+
+    it("stores a completed job with its results, not counted again", async () => {
+      const id = await account();
+      await a.bulk.importCompleted({ id: "job-imported", accountId: id, createdAt: 100, completedAt: 200 }, [
+        { url: "https://example.com/a", countUrl: "https://example.com/a", counts: COUNTS, completedAt: 150 },
+        { url: "https://example.com/b", countUrl: "https://example.com/b", counts: { Facebook: null, Pinterest: null }, completedAt: 200 },
+      ]);
+      expect(await b.bulk.job("job-imported", id)).toMatchObject({ urlsQueued: 2, urlsCompleted: 2, createdAt: 100, completedAt: 200 });
+      expect((await b.bulk.results("job-imported")).map((r) => r.url)).toEqual(["https://example.com/a", "https://example.com/b"]);
+      expect(await b.bulk.queued({ id: "job-imported", accountId: id }, 0, 10)).toEqual([]);
+      expect(await b.usage.between(id, "0000-01-01", "9999-12-31")).toEqual([]);
+    });
+  });
+
   describe.skipIf(skip)("bulk jobs", () => {
     it("stores 10,000 URLs in submission order, and two processes answer and count each exactly once", async () => {
       const id = await account();

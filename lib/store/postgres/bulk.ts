@@ -62,6 +62,13 @@ const SQL = {
   resumePlan: `
     UPDATE bulk_job SET paused_until = NULL
     WHERE completed_at IS NULL AND account_id IN (SELECT id FROM account WHERE plan_name = $1)`,
+  importJob: `
+    INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, completed_at) VALUES ($1, $2, $3, $3, $4, $5)`,
+  importUrls: `
+    INSERT INTO bulk_url (job_id, url, count_url, result, completed_at)
+    SELECT $1, u.url, u.count_url, u.result, u.completed_at
+    FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[]) WITH ORDINALITY AS u(url, count_url, result, completed_at, n)
+    ORDER BY u.n`,
   deleteExpired: "DELETE FROM bulk_job WHERE completed_at < $1 OR (completed_at IS NULL AND created_at < $2)",
 };
 
@@ -90,6 +97,26 @@ export function postgresBulk(sql: Sql): BulkStore {
       return rows
         .sort((x, y) => x.id - y.id)
         .map((r) => ({ id: r.id, jobId: job.id, accountId: job.accountId, countUrl: r.count_url }));
+    },
+    async importCompleted(job, results) {
+      await sql.transaction(async (client) => {
+        await client.query({
+          name: "importBulkJob",
+          text: SQL.importJob,
+          values: [job.id, job.accountId, results.length, job.createdAt, job.completedAt],
+        });
+        await client.query({
+          name: "importBulkUrls",
+          text: SQL.importUrls,
+          values: [
+            job.id,
+            results.map((r) => r.url),
+            results.map((r) => r.countUrl),
+            results.map((r) => JSON.stringify(r.counts)),
+            results.map((r) => r.completedAt),
+          ],
+        });
+      });
     },
     async job(id, accountId) {
       const row = (await sql.query<JobRow>("bulkJob", SQL.job, [id, accountId])).rows[0];

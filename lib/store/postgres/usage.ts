@@ -23,6 +23,12 @@ const SQL = {
   queriesOn: "SELECT queries FROM daily_usage WHERE account_id = $1 AND day = $2",
   between: "SELECT day, queries FROM daily_usage WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY day",
   allocations: "SELECT day, daily_quota FROM quota_allocation WHERE account_id = $1 ORDER BY day",
+  // One statement: of two processes importing at once, the second finds the rows and inserts none.
+  importHistory: `
+    INSERT INTO daily_usage (account_id, day, queries)
+    SELECT $1, u.day, u.queries FROM unnest($2::text[], $3::int[]) AS u(day, queries)
+    WHERE NOT EXISTS (SELECT 1 FROM daily_usage WHERE account_id = $1)
+    ON CONFLICT (account_id, day) DO NOTHING`,
 };
 
 /** A daily usage row's key: one statement cannot update a row twice, so a row's reservations are merged. */
@@ -70,6 +76,10 @@ export function postgresUsage(sql: Sql): UsageStore {
     async allocations(accountId) {
       const { rows } = await sql.query<{ day: string; daily_quota: number }>("allocations", SQL.allocations, [accountId]);
       return rows.map((r) => ({ day: r.day, dailyQuota: r.daily_quota }));
+    },
+    async importHistory(accountId, days) {
+      const result = await sql.query("importUsageHistory", SQL.importHistory, [accountId, days.map((d) => d.day), days.map((d) => d.queries)]);
+      return (result.rowCount ?? 0) > 0;
     },
   };
 }

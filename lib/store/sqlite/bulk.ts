@@ -56,6 +56,12 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
     resumePlan: db.prepare<[string]>(`
       UPDATE bulk_job SET paused_until = NULL
       WHERE completed_at IS NULL AND account_id IN (SELECT id FROM account WHERE plan_name = ?)`),
+    importJob: db.prepare<[string, string, number, number, number, number]>(
+      "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, completed_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ),
+    importUrl: db.prepare<[string, string, string, string, number]>(
+      "INSERT INTO bulk_url (job_id, url, count_url, result, completed_at) VALUES (?, ?, ?, ?, ?)",
+    ),
     deleteExpired: db.prepare<[number, number]>(
       "DELETE FROM bulk_job WHERE completed_at < ? OR (completed_at IS NULL AND created_at < ?)",
     ),
@@ -75,6 +81,13 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
     },
   );
 
+  const importCompleted = db.transaction(
+    (job: Parameters<BulkStore["importCompleted"]>[0], results: Parameters<BulkStore["importCompleted"]>[1]) => {
+      statements.importJob.run(job.id, job.accountId, results.length, results.length, job.createdAt, job.completedAt);
+      for (const r of results) statements.importUrl.run(job.id, r.url, r.countUrl, JSON.stringify(r.counts), r.completedAt);
+    },
+  );
+
   const complete = db.transaction((item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, result: string, now: number) => {
     if (statements.completeUrl.run(result, now, item.id).changes === 0) return "already_done";
     if (reserveIn({ accountId: item.accountId, day: quota.day, queries: 1, dailyQuota: quota.dailyQuota }) === null) {
@@ -87,6 +100,9 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
   return {
     async create(job, urls) {
       return create(job, urls);
+    },
+    async importCompleted(job, results) {
+      importCompleted(job, results);
     },
     async job(id, accountId) {
       const row = statements.job.get(id, accountId);

@@ -24,6 +24,8 @@ export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserve
     allocations: db.prepare<[string], { day: string; daily_quota: number }>(
       "SELECT day, daily_quota FROM quota_allocation WHERE account_id = ? ORDER BY day",
     ),
+    hasUsage: db.prepare<[string], number>("SELECT 1 FROM daily_usage WHERE account_id = ? LIMIT 1").pluck(),
+    insertDay: db.prepare<[string, string, number]>("INSERT INTO daily_usage (account_id, day, queries) VALUES (?, ?, ?)"),
   };
 
   const reserveIn: Reserve = (r) =>
@@ -35,6 +37,11 @@ export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserve
    * commit is paid once per batch rather than once per request.
    */
   const reserveBatched = perTick(reserveMany);
+  const importHistory = db.transaction((accountId: string, days: { day: string; queries: number }[]) => {
+    if (statements.hasUsage.get(accountId)) return false;
+    for (const d of days) statements.insertDay.run(accountId, d.day, d.queries);
+    return true;
+  });
 
   const usage: UsageStore = {
     reserve(accountId, day, dailyQuota) {
@@ -54,6 +61,9 @@ export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserve
     },
     async allocations(accountId) {
       return statements.allocations.all(accountId).map((r) => ({ day: r.day, dailyQuota: r.daily_quota }));
+    },
+    async importHistory(accountId, days) {
+      return importHistory(accountId, days);
     },
   };
   return { usage, reserveIn };
