@@ -7,23 +7,8 @@
  * bare's CPU per request over the service's, of 0.75 or more).
  */
 import path from "node:path";
-import {
-  cachedAnswer,
-  cpuSeconds,
-  createDedicatedAccount,
-  ensureBuild,
-  envInt,
-  freePort,
-  load,
-  log,
-  runMain,
-  startBareReplay,
-  startChild,
-  stopChild,
-  tempDir,
-  waitForStatus,
-  type LoadResult,
-} from "./support.ts";
+import { cachedAnswer, cpuSeconds, load, startBareReplay, type LoadResult } from "./load.ts";
+import { createDedicatedAccount, ensureBuild, envInt, freePort, log, runMain, startChild, stopChild, tempDir, waitForStatus } from "./support.ts";
 
 const SECONDS = envInt("BENCH_SECONDS", 10);
 const CONNECTIONS = 64;

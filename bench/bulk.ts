@@ -4,19 +4,8 @@
  * over the measured wall time ≥ 0.8.
  */
 import path from "node:path";
-import {
-  createDedicatedAccount,
-  envInt,
-  freePort,
-  log,
-  runBulkJob,
-  runMain,
-  startChild,
-  stopChild,
-  tempDir,
-  TSX,
-  waitForStatus,
-} from "./support.ts";
+import { runBulkJob } from "./bulk-job.ts";
+import { createDedicatedAccount, envInt, freePort, log, runMain, startChild, stopChild, tempDir, TSX, waitForStatus } from "./support.ts";
 
 const URLS = 10_000;
 const LATENCY_MS = 100;

@@ -15,24 +15,9 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { createDatabase, databaseUrl, dropDatabase } from "../lib/db/postgres-admin.ts";
 import { deleteKeysUnder } from "../lib/redis/redis.ts";
-import {
-  cachedAnswer,
-  createDedicatedAccount,
-  envInt,
-  freePort,
-  load,
-  log,
-  run,
-  runBulkJob,
-  runMain,
-  startBareReplay,
-  startChild,
-  stopChild,
-  TSX,
-  waitForStatus,
-  type Child,
-  type LoadResult,
-} from "./support.ts";
+import { runBulkJob } from "./bulk-job.ts";
+import { cachedAnswer, load, startBareReplay, type LoadResult } from "./load.ts";
+import { createDedicatedAccount, envInt, freePort, log, run, runMain, startChild, stopChild, TSX, waitForStatus, type Child } from "./support.ts";
 
 const SECONDS = envInt("BENCH_SECONDS", 10);
 const CONNECTIONS = 64;

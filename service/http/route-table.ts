@@ -22,7 +22,7 @@ export function createApiApp(deps: ApiDeps): Hono {
   // CORS preflight for every API path; the answers themselves carry their CORS headers (see respond.ts).
   app.options("*", (c) => preflight(c.req.header("access-control-request-headers")));
 
-  // A POST handler reads its body itself, as a stream bounded by BULK_MAX_BODY_BYTES (see bulk/body.ts).
+  // A POST handler reads its body itself, as a stream bounded by BULK_MAX_BODY_BYTES (see bulk/body/read-body.ts).
   const route = (path: string, handlers: { GET?: Handler; POST?: Handler }) => {
     const allow = Object.keys(handlers).join(", ");
     if (handlers.GET) app.get(path, handlers.GET);

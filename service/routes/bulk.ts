@@ -6,7 +6,7 @@ import { endpoint } from "../http/endpoint.ts";
 import { ApiError, apiErrors } from "../http/errors.ts";
 import { apiKeyParam } from "../http/query.ts";
 import { send } from "../http/respond.ts";
-import { bodyCanCarryKey, bulkBodyEvents } from "../bulk/body.ts";
+import { bodyCanCarryKey, bulkBodyEvents } from "../bulk/body/read-body.ts";
 import { readJob } from "../bulk/read-job.ts";
 import { assertBulkAllowed, startSubmission, submitJob } from "../bulk/submit-job.ts";
 

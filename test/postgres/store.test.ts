@@ -1,45 +1,21 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../../lib/store/postgres/open.ts";
 import type { Store } from "../../lib/store/store.ts";
 import { StoreUnavailableError } from "../../lib/store/unavailable.ts";
 import { sleep, until } from "../support/processes.ts";
-import { postgresSkipReason, postgresStoreDatabase, type StoreDatabase } from "../support/stores.ts";
+import { postgresSkipReason, postgresStoreDatabase, twoStores } from "../support/stores.ts";
 
 /** What only the PostgreSQL store does (the contract both stores keep is test/store/contract.test.ts). */
 const skip = (await postgresSkipReason("test/postgres/store.test.ts")) !== undefined;
 
 // Two stores on one database stand for two processes: each has its own pool.
 describe.skipIf(skip)("PostgreSQL store", () => {
-  let db: StoreDatabase;
+  const stores = twoStores(postgresStoreDatabase, [{ name: "p", dailyQuota: 1_000_000, bulkBatchLimit: 10_000, customTtlAllowed: true }]);
+  const { account } = stores;
   let a: Store;
   let b: Store;
-  let seq = 0;
-
-  beforeAll(async () => {
-    db = await postgresStoreDatabase();
-    await db.prisma.plan.create({ data: { name: "p", dailyQuota: 1_000_000, bulkBatchLimit: 10_000, customTtlAllowed: true } });
-    a = openPostgresStore(db.url);
-    b = openPostgresStore(db.url);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await db?.drop();
-  });
-
-  async function account(): Promise<string> {
-    const id = `acct-${++seq}`;
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    try {
-      await client.query("INSERT INTO account (id, email, plan_name, api_key_hash) VALUES ($1, $2, 'p', $3)", [id, `${id}@example.com`, `hash-${id}`]);
-      await client.query("INSERT INTO whitelist_domain (account_id, domain) VALUES ($1, 'b.example'), ($1, 'a.example')", [id]);
-    } finally {
-      await client.end();
-    }
-    return id;
-  }
+  beforeAll(() => ({ a, b } = stores));
 
   it("keeps the accounts version until a change to a key, plan or whitelist is committed by anyone", async () => {
     const id = await account();
@@ -57,7 +33,7 @@ describe.skipIf(skip)("PostgreSQL store", () => {
       "INSERT INTO whitelist_domain (account_id, domain) VALUES ($1, 'c.example')",
       "UPDATE plan SET daily_quota = daily_quota + 1 WHERE name = 'p' AND $1::text IS NOT NULL",
     ];
-    const client = new pg.Client({ connectionString: db.url });
+    const client = new pg.Client({ connectionString: stores.db.url });
     await client.connect();
     try {
       for (const sql of changes) {

@@ -2,7 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
 import { createPrisma, type PrismaClient } from "../../lib/db/prisma.ts";
+import { openStore, type Store } from "../../lib/store/store.ts";
 import { createScratchDatabase, postgresUnavailable, REQUIRE_SERVICES } from "./postgres.ts";
 import { freshDatabase } from "./service.ts";
 
@@ -61,4 +63,50 @@ export async function postgresSkipReason(file: string): Promise<string | undefin
   if (unavailable === undefined || REQUIRE_SERVICES) return undefined;
   console.warn(`[skipped] ${file} on PostgreSQL: ${unavailable} (REQUIRE_SERVICES=1 makes this a failure)`);
   return unavailable;
+}
+
+export interface TwoStores {
+  db: StoreDatabase;
+  /** Two stores on one database stand for two processes: each has its own connection or pool. */
+  a: Store;
+  b: Store;
+  /** A new account on `plan`, its key's hash `hash-<id>`, its whitelist b.example and a.example; its id. */
+  account(plan?: string): Promise<string>;
+}
+
+/** Two stores on a fresh database with these plans, for the tests of the calling describe block. */
+export function twoStores(
+  database: () => Promise<StoreDatabase>,
+  plans: { name: string; dailyQuota: number; bulkBatchLimit: number; customTtlAllowed: boolean }[],
+  skip = false,
+): TwoStores {
+  let seq = 0;
+  const handle = {
+    async account(plan = plans[0]!.name) {
+      const id = `acct-${++seq}`;
+      await handle.db.prisma.account.create({
+        data: {
+          id,
+          email: `${id}@example.com`,
+          planName: plan,
+          apiKeyHash: `hash-${id}`,
+          whitelist: { create: [{ domain: "b.example" }, { domain: "a.example" }] },
+        },
+      });
+      return id;
+    },
+  } as TwoStores;
+  beforeAll(async () => {
+    if (skip) return;
+    handle.db = await database();
+    await handle.db.prisma.plan.createMany({ data: plans });
+    handle.a = openStore(handle.db.url);
+    handle.b = openStore(handle.db.url);
+  });
+  afterAll(async () => {
+    await handle.a?.close();
+    await handle.b?.close();
+    await handle.db?.drop();
+  });
+  return handle;
 }

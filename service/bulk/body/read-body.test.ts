@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../http/errors.ts";
-import { bulkBodyEvents, type BodyEvent } from "./body.ts";
+import { ApiError } from "../../http/errors.ts";
+import type { BodyEvent } from "./parser.ts";
+import { bulkBodyEvents } from "./read-body.ts";
 
 /** The body as chunks of the given sizes (cycled), as a network would cut it. */
 async function* stream(body: Uint8Array, sizes: number[]): AsyncGenerator<Uint8Array> {
