@@ -9,7 +9,8 @@ import { parseEnv, type Env } from "./env.ts";
 import { QuotaClock } from "./quota/clock.ts";
 import { addDays } from "./quota/day.ts";
 import { KeyVault, loadServerSecret } from "./security/secrets.ts";
-import { openStore, type Store } from "./store/store.ts";
+import { openStore } from "./store/open.ts";
+import type { Store } from "./store/store.ts";
 
 const NOW = Date.parse("2026-11-21T15:00:00Z");
 const TODAY = "2026-11-21";

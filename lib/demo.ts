@@ -7,7 +7,8 @@ import { DEFAULT_PLANS } from "./accounts/plans.ts";
 import { QuotaClock } from "./quota/clock.ts";
 import { addDays } from "./quota/day.ts";
 import { KeyVault, loadServerSecret } from "./security/secrets.ts";
-import { openStore, type Store } from "./store/store.ts";
+import { openStore } from "./store/open.ts";
+import type { Store } from "./store/store.ts";
 import { parseCountUrl } from "./urls/count-url.ts";
 
 /**

@@ -18,7 +18,8 @@ import { RedisQuotaCounter } from "./quota/redis-counter.ts";
 import { startSandbox, type Sandbox } from "./sandbox/sandbox.ts";
 import type { PlanLimits } from "../lib/store/accounts.ts";
 import type { QueuedBulkUrl } from "../lib/store/bulk.ts";
-import { openStore, type Store } from "../lib/store/store.ts";
+import { openStore } from "../lib/store/open.ts";
+import type { Store } from "../lib/store/store.ts";
 import { AccountCache } from "./accounts/account-cache.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;

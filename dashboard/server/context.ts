@@ -7,7 +7,8 @@ import { parseEnv, type Env } from "../../lib/env.ts";
 import { connectRedis } from "../../lib/redis/redis.ts";
 import { deriveKey, KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
 import { QuotaClock } from "../../lib/quota/clock.ts";
-import { openStore, type Store } from "../../lib/store/store.ts";
+import { openStore } from "../../lib/store/open.ts";
+import type { Store } from "../../lib/store/store.ts";
 
 export interface DashboardContext {
   env: Env;

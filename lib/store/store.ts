@@ -1,9 +1,6 @@
-import { isPostgresUrl } from "../db/postgres-url.ts";
 import type { AccountReads } from "./accounts.ts";
 import type { BulkStore } from "./bulk.ts";
 import type { KnownCountStore } from "./counts.ts";
-import { openPostgresStore } from "./postgres/open.ts";
-import { openSqliteStore } from "./sqlite/open.ts";
 import type { UsageStore } from "./usage.ts";
 
 /**
@@ -18,9 +15,4 @@ export interface Store {
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** PostgreSQL for `postgres://` and `postgresql://` URLs; the embedded SQLite store for anything else. */
-export function openStore(databaseUrl: string): Store {
-  return isPostgresUrl(databaseUrl) ? openPostgresStore(databaseUrl) : openSqliteStore(databaseUrl);
 }

@@ -3,7 +3,7 @@ import { Accounts, AccountError } from "../../lib/accounts/accounts.ts";
 import { QuotaClock } from "../../lib/quota/clock.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
-import { openStore } from "../../lib/store/store.ts";
+import { openStore } from "../../lib/store/open.ts";
 import { KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
 import { EnvError, loadDotEnv, parseEnv } from "../../lib/env.ts";
 

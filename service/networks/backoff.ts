@@ -1,5 +1,15 @@
 import type { Redis } from "ioredis";
-import type { GuardTicket } from "./guard.ts";
+
+/**
+ * Handed out with a call the guard lets through, handed back with its answer: which state the network was
+ * in when the call started (answers to calls started before the last change are part of that change's
+ * episode, not a new one), and whether the call is the probe after a pause.
+ */
+export interface GuardTicket {
+  readonly generation: number;
+  /** 0 for an ordinary call; for the probe, the time its slot expires (which also names it). */
+  readonly probe: number;
+}
 
 /** `other`: an answer that says nothing about throttling or credentials (a failure, a timeout). */
 export type AnswerKind = "ok" | "throttled" | "rejected" | "other";

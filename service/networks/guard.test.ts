@@ -6,9 +6,11 @@ import { memoryCountCache } from "../counts/cache.ts";
 import { CountService } from "../counts/count-service.ts";
 import type { SandboxKnobs, SandboxStats } from "../sandbox/control.ts";
 import { startSandbox, type Sandbox } from "../sandbox/sandbox.ts";
-import { openStore, type Store } from "../../lib/store/store.ts";
+import { openStore } from "../../lib/store/open.ts";
+import type { Store } from "../../lib/store/store.ts";
 import { createFacebookAdapter } from "./facebook.ts";
-import { NetworkGuard, type Admission, type GuardTicket, type NetworkStateLine } from "./guard.ts";
+import type { GuardTicket } from "./backoff.ts";
+import { NetworkGuard, type Admission, type NetworkStateLine } from "./guard.ts";
 import { createPinterestAdapter } from "./pinterest.ts";
 
 /*

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { type AnswerKind, type Backoff, MemoryBackoff, RedisBackoff } from "./backoff.ts";
+import { type AnswerKind, type Backoff, type GuardTicket, MemoryBackoff, RedisBackoff } from "./backoff.ts";
 import type { NetworkFailure } from "./types.ts";
 
 export interface GuardOptions {
@@ -31,17 +31,6 @@ export type GuardState = { kind: "memory" } | { kind: "redis"; redis: Redis; pre
 
 /** What the guard needs of an answer: whether it was good, and if not, why (and the network's error code). */
 export type NetworkRecord = { ok: true } | { ok: false; failure: NetworkFailure; code?: number; detail?: string };
-
-/**
- * Handed out with a call the guard lets through, handed back with its answer: which state the network was
- * in when the call started (answers to calls started before the last change are part of that change's
- * episode, not a new one), and whether the call is the probe after a pause.
- */
-export interface GuardTicket {
-  readonly generation: number;
-  /** 0 for an ordinary call; for the probe, the time its slot expires (which also names it). */
-  readonly probe: number;
-}
 
 /** A call may be made now (with its ticket), or not, and why. */
 export type Admission = { refusal: null; ticket: GuardTicket } | { refusal: string };

@@ -1,5 +1,5 @@
 import { Accounts } from "../../lib/accounts/accounts.ts";
-import { openStore } from "../../lib/store/store.ts";
+import { openStore } from "../../lib/store/open.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
 import { parseEnv } from "../../lib/env.ts";
 import { KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";

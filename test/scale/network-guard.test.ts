@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectRedis } from "../../lib/redis/redis.ts";
-import { NetworkGuard, type Admission, type GuardOptions, type GuardTicket, type NetworkStateLine } from "../../service/networks/guard.ts";
+import type { GuardTicket } from "../../service/networks/backoff.ts";
+import { NetworkGuard, type Admission, type GuardOptions, type NetworkStateLine } from "../../service/networks/guard.ts";
 import { dropRedisPrefix, REDIS_TEST_URL, testRedisPrefix } from "../support/redis.ts";
 import { throttledLine } from "../support/network-state.ts";
 

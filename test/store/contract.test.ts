@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { StoredCounts } from "../../lib/counts/values.ts";
-import { openStore, type Store } from "../../lib/store/store.ts";
+import { openStore } from "../../lib/store/open.ts";
+import type { Store } from "../../lib/store/store.ts";
 import { StoreUnavailableError } from "../../lib/store/unavailable.ts";
 import { until } from "../support/processes.ts";
 import { postgresSkipReason, postgresStoreDatabase, sqliteStoreDatabase, twoStores, type StoreDatabase } from "../support/stores.ts";

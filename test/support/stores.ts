@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { createPrisma, type PrismaClient } from "../../lib/db/prisma.ts";
-import { openStore, type Store } from "../../lib/store/store.ts";
+import { openStore } from "../../lib/store/open.ts";
+import type { Store } from "../../lib/store/store.ts";
 import { createScratchDatabase, postgresUnavailable, REQUIRE_SERVICES } from "./postgres.ts";
 import { freshDatabase } from "./service.ts";
 
