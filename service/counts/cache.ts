@@ -1,18 +1,20 @@
 import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
-import type { NetworkName, StoredCounts } from "../../lib/counts/values.ts";
+import { z } from "zod";
+import { storedCountsSchema } from "../../lib/counts/values.ts";
 
 /** A count answer as cached: what the networks said, and until when it may be served. */
-export interface CacheEntry {
-  counts: StoredCounts;
-  fetchedAt: number;
+const cacheEntrySchema = z.object({
+  counts: storedCountsSchema,
+  fetchedAt: z.number(),
   /** Networks that failed and were answered with their last known count, with that count's age in seconds. */
-  stale: { network: NetworkName; ageSeconds: number }[];
-  sandbox: boolean;
+  stale: z.array(z.object({ network: z.enum(["Facebook", "Pinterest"]), ageSeconds: z.number() })),
+  sandbox: z.boolean(),
   /** Any network that did not give a fresh count: such answers are cached only briefly. */
-  degraded: boolean;
-  expiresAt: number;
-}
+  degraded: z.boolean(),
+  expiresAt: z.number(),
+});
+export type CacheEntry = z.infer<typeof cacheEntrySchema>;
 
 /** Where count answers are cached between lookups: this process's memory, or Redis shared by every process. */
 export interface CountCache {
@@ -49,7 +51,10 @@ export function redisCountCache(redis: Redis, prefix: string, maxUrls: number, n
       if (held) return held;
       const raw = await redis.get(key(url));
       if (raw === null) return undefined;
-      const entry = JSON.parse(raw) as CacheEntry;
+      // Another version of the service may have written it: an entry of another shape is a miss.
+      const parsed = cacheEntrySchema.safeParse(JSON.parse(raw));
+      if (!parsed.success) return undefined;
+      const entry = parsed.data;
       local.set(url, entry, { ttl: Math.max(1, Math.min(LOCAL_MS, entry.expiresAt - now())) });
       return entry;
     },

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { z } from "zod";
 import type { AccountContext, AccountReads, PlanLimits } from "../accounts.ts";
 
 interface PlanRow {
@@ -13,6 +14,9 @@ interface AccountRow extends PlanRow {
   whitelist_enabled: number;
   domains: string;
 }
+
+/** The whitelist as json_group_array gives it. */
+const domainList = z.array(z.string());
 
 const toPlan = (row: PlanRow): PlanLimits => ({
   name: row.plan_name,
@@ -58,7 +62,7 @@ export function sqliteAccounts(db: Database.Database): AccountReads {
       return {
         id: row.id,
         plan: toPlan(row),
-        whitelist: { enabled: row.whitelist_enabled === 1, domains: JSON.parse(row.domains) as string[] },
+        whitelist: { enabled: row.whitelist_enabled === 1, domains: domainList.parse(JSON.parse(row.domains)) },
       };
     },
     async plan(accountId) {
