@@ -4,8 +4,8 @@
  */
 
 export function canonicalPath(pathname: string): string {
-  const collapsed = pathname.replace(/\/{2,}/g, "/");
-  return collapsed.length > 1 ? collapsed.replace(/\/$/, "") : collapsed;
+  const collapsed = pathname.includes("//") ? pathname.replace(/\/{2,}/g, "/") : pathname;
+  return collapsed.length > 1 && collapsed.endsWith("/") ? collapsed.slice(0, -1) : collapsed;
 }
 
 /** The canonical path of a request target (origin-form: a path, perhaps a query). */
@@ -16,8 +16,8 @@ export function targetPath(target: string): string {
 
 /** Characters URL parsing leaves as they are in a path and a query. */
 const PLAIN_TARGET = /^[\w\-.~!$&()*+,;=:@/?%]*$/;
-/** A `.` or `..` path segment, perhaps percent-encoded, which URL parsing resolves (one in a query costs only time). */
-const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=[/?]|$)/i;
+/** A `.` or `..` segment in the path (not the query), perhaps percent-encoded, which URL parsing resolves. */
+const DOT_SEGMENT = /^[^?]*?\/(?:\.|%2e){1,2}(?=[/?]|$)/i;
 
 /**
  * A request target as URL parsing reads it (dot segments resolved, characters a URL may not hold
