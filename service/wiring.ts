@@ -1,7 +1,6 @@
-import type { Hono } from "hono";
 import type { Env } from "../lib/env.ts";
 import { closeRedis, connectRedis } from "../lib/redis/redis.ts";
-import { createApiApp } from "./http/route-table.ts";
+import { createApiRoutes, type ApiRoutes } from "./http/route-table.ts";
 import { Authenticator } from "./http/auth.ts";
 import type { BulkCountDeps } from "./bulk/count-bulk-url.ts";
 import { BulkQueue } from "./bulk/queue.ts";
@@ -25,7 +24,7 @@ import { AccountCache } from "./accounts/account-cache.ts";
 const MAX_CUSTOM_TTL_SECONDS = 3600;
 
 export interface ServiceRuntime {
-  app: Hono;
+  routes: ApiRoutes;
   worker: { start(): void; stop(): Promise<void> } | null;
   sandbox: Sandbox | null;
   store: Store;
@@ -97,7 +96,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     await store.ping();
     await redis?.ping();
   };
-  const app = createApiApp({
+  const routes = createApiRoutes({
     store,
     auth: new Authenticator(store.accounts),
     counts,
@@ -110,7 +109,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   });
   bulk.worker?.start();
   return {
-    app,
+    routes,
     worker: bulk.worker,
     sandbox,
     store,

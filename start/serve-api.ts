@@ -23,7 +23,7 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<{ env: Env; port: number }> {
   const env = await boot();
   const runtime: ServiceRuntime = await startRuntime(env, { worker: options.worker(env) });
-  const api = apiListener(runtime.app);
+  const api = apiListener(runtime.routes);
   // The API answers as soon as the port is open; other paths wait for the fallback (the dashboard) to load.
   let fallback: Listener | null = options.fallback ? null : api;
   const { server, port } = await listen(env, (req, res) => {

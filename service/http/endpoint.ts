@@ -1,7 +1,7 @@
-import type { Context } from "hono";
+import type { IncomingMessage } from "node:http";
 import { apiErrors, toApiError } from "./errors.ts";
 import { requestQuery, type QueryParams } from "./query.ts";
-import { isValidCallback, sendError } from "./respond.ts";
+import { isValidCallback, sendError, type Answer } from "./respond.ts";
 
 /**
  * What an endpoint does with `callback`: answer as JSONP (the single-URL count endpoints), refuse it (GET
@@ -10,19 +10,23 @@ import { isValidCallback, sendError } from "./respond.ts";
 export type JsonpPolicy = "answer" | "refuse" | "ignore";
 
 export interface EndpointRequest {
-  c: Context;
+  /** Node's request, its target as URL parsing reads it (see api-listener.ts). */
+  req: IncomingMessage;
   params: QueryParams;
   /** The JSONP callback to answer with, under the "answer" policy. */
   callback: string | undefined;
 }
 
+/** An API endpoint: Node's request in, the answer out (whoever routed the request writes it). */
+export type Endpoint = (req: IncomingMessage) => Promise<Answer>;
+
 /**
  * Every API endpoint: the query string parsed once, the JSONP policy applied, and whatever the answer throws
  * mapped to the API's error object (as JSONP when the answer would have been).
  */
-export function endpoint(jsonp: JsonpPolicy, answer: (request: EndpointRequest) => Promise<Response>) {
-  return async (c: Context): Promise<Response> => {
-    const params = requestQuery(c.req.url);
+export function endpoint(jsonp: JsonpPolicy, answer: (request: EndpointRequest) => Promise<Answer>): Endpoint {
+  return async (req) => {
+    const params = requestQuery(req.url!);
     const requested = params.get("callback");
     let callback: string | undefined;
     if (requested !== undefined && requested !== "" && jsonp !== "ignore") {
@@ -31,7 +35,7 @@ export function endpoint(jsonp: JsonpPolicy, answer: (request: EndpointRequest) 
       callback = requested;
     }
     try {
-      return await answer({ c, params, callback });
+      return await answer({ req, params, callback });
     } catch (error) {
       // A body answered before its end is read off and dropped by the server (front-door.ts).
       return sendError(toApiError(error), callback);

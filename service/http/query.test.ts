@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalPath, isApiRequest } from "./paths.ts";
+import { canonicalPath, isApiRequest, parsedTarget } from "./paths.ts";
 import { apiKeyParam, parseQuery } from "./query.ts";
 
 describe("parseQuery", () => {
@@ -129,4 +129,38 @@ describe("isApiRequest", () => {
       expect(isApiRequest(target)).toBe(false);
     },
   );
+});
+
+describe("parsedTarget", () => {
+  /** How Hono's Node adapter reads a target: a URL on the request's host, serialized again. */
+  const asUrl = (target: string) => new URL(`http://host.example${target}`).href.slice("http://host.example".length);
+
+  it.each([
+    ["/v1.0/?url=https%3A%2F%2Fexample.com%2Fa&apikey=K", "/v1.0/?url=https%3A%2F%2Fexample.com%2Fa&apikey=K"],
+    ["/x/../v1.1/?url=a", "/v1.1/?url=a"],
+    ["/v1.0/%2e%2E/url?apikey=K", "/url?apikey=K"],
+    ["/v1.0/./?url=a", "/v1.0/?url=a"],
+    ["/v1.0/?url=https://a.com/it's\"quoted\"", "/v1.0/?url=https://a.com/it%27s%22quoted%22"],
+    ["/v1.0/?url=https://a.com/caf\u00e9", "/v1.0/?url=https://a.com/caf%C3%A9"],
+  ])("%s reads as %s", (target, expected) => {
+    expect(parsedTarget(target)).toBe(expected);
+  });
+
+  it("reads every target as a URL parser does, whether it takes the shortcut or not", () => {
+    const targets = [
+      "/", "/?", "//v1.0//?url=x", "/v1.0/...", "/.well-known/x", "/v1.0/?url=https://a.com/./x&apikey=K",
+      "/v1.0/?url=https://a.com/x?y=1&z=2&apikey=K", "/v1.0/?url=a#frag", "/a b", "/{x}|^`<>", "/v1.0/?q=%zz&r=%",
+      "/%2e", "/.%2E/", "/v1.0/..?x", "/~user/!$&()*+,;=:@",
+    ];
+    // And characters drawn from a fixed pseudo-random sequence, so a character the shortcut lets through wrongly shows up.
+    const alphabet = "abc/.?%2eE#&='\"<>`{}|^~!$()*+,;:@ \u00e9";
+    let seed = 1;
+    const next = () => (seed = (seed * 48271) % 2147483647) % alphabet.length;
+    for (let i = 0; i < 2000; i++) {
+      let target = "/";
+      for (let j = 0; j < 12; j++) target += alphabet[next()];
+      targets.push(target);
+    }
+    for (const target of targets) expect(parsedTarget(target), target).toBe(asUrl(target));
+  });
 });

@@ -10,9 +10,10 @@ export type QueryParams = Map<string, string>;
 
 /** Form decoding (`+` is a space); bytes that are not UTF-8 become U+FFFD instead of failing the request. */
 function decode(component: string): string {
-  if (!/[%+]/.test(component)) return component;
+  const plus = component.includes("+");
+  if (!plus && !component.includes("%")) return component;
   try {
-    return decodeURIComponent(component.replace(/\+/g, " "));
+    return decodeURIComponent(plus ? component.replaceAll("+", " ") : component);
   } catch {
     return new URLSearchParams(`v=${component}`).get("v") ?? "";
   }

@@ -1,16 +1,46 @@
+import type { HttpBindings } from "@hono/node-server";
 import { Hono, type Handler } from "hono";
 import type { ApiVersion } from "../counts/count-object.ts";
 import type { ApiDeps } from "../api-deps.ts";
+import type { Endpoint } from "./endpoint.ts";
 import { apiErrors, toApiError } from "./errors.ts";
 import { canonicalPath } from "./paths.ts";
-import { preflight, sendError } from "./respond.ts";
+import { sendError, toResponse } from "./respond.ts";
 import { domainWhitelistHandler, quotaHandler, statusHandler, usageHandler } from "../routes/account.ts";
 import { retrieveBulkHandler, submitBulkHandler } from "../routes/bulk.ts";
 import { countsHandler } from "../routes/counts.ts";
 
-/** The share-count API as a web-standard app: the same code serves in-process, standalone, and in tests. */
-export function createApiApp(deps: ApiDeps): Hono {
-  const app = new Hono({
+type HonoApp = Hono<{ Bindings: HttpBindings }>;
+
+/** Every route of the share-count API; api-listener.ts serves them (in-process, standalone, and in tests). */
+export interface ApiRoutes {
+  /**
+   * The single-URL count endpoints (GET only) by canonical path: /v1.0/ and /v1.1/, the legacy /url (also
+   * requested as /v1.0//url) and the original service's root form `/?url=…`, answered as v1.0 (it reaches the
+   * API only with a URL or key: see paths.ts).
+   */
+  counts: ReadonlyMap<string, Endpoint>;
+  /** Every other endpoint, routed by Hono. */
+  app: HonoApp;
+}
+
+/** A Hono handler answering with an endpoint: the request it reads is Node's own. */
+const viaHono =
+  (answer: Endpoint): Handler<{ Bindings: HttpBindings }> =>
+  async (c) =>
+    toResponse(await answer(c.env.incoming));
+
+export function createApiRoutes(deps: ApiDeps): ApiRoutes {
+  const counts10 = countsHandler(deps, "1.0");
+  const counts = new Map<string, Endpoint>([
+    ["/v1.0", counts10],
+    ["/v1.1", countsHandler(deps, "1.1")],
+    ["/url", counts10],
+    ["/v1.0/url", counts10],
+    ["/", counts10],
+  ]);
+
+  const app: HonoApp = new Hono({
     getPath: (request) => {
       const url = request.url;
       const start = url.indexOf("/", url.indexOf("//") + 2);
@@ -19,31 +49,23 @@ export function createApiApp(deps: ApiDeps): Hono {
     },
   });
 
-  // CORS preflight for every API path; the answers themselves carry their CORS headers (see respond.ts).
-  app.options("*", (c) => preflight(c.req.header("access-control-request-headers")));
-
   // A POST handler reads its body itself, as a stream bounded by BULK_MAX_BODY_BYTES (see bulk/body/read-body.ts).
-  const route = (path: string, handlers: { GET?: Handler; POST?: Handler }) => {
+  const route = (path: string, handlers: { GET?: Endpoint; POST?: Endpoint }) => {
     const allow = Object.keys(handlers).join(", ");
-    if (handlers.GET) app.get(path, handlers.GET);
-    if (handlers.POST) app.post(path, handlers.POST);
-    app.all(path, () => sendError(apiErrors.methodNotAllowed(allow)));
+    if (handlers.GET) app.get(path, viaHono(handlers.GET));
+    if (handlers.POST) app.post(path, viaHono(handlers.POST));
+    app.all(path, () => toResponse(sendError(apiErrors.methodNotAllowed(allow))));
   };
 
   for (const version of ["1.0", "1.1"] as ApiVersion[]) {
     const prefix = `/v${version}`;
-    route(prefix, { GET: countsHandler(deps, version) });
     route(`${prefix}/bulk`, { GET: retrieveBulkHandler(deps, version), POST: submitBulkHandler(deps, version) });
     route(`${prefix}/quota`, { GET: quotaHandler(deps) });
     route(`${prefix}/usage`, { GET: usageHandler(deps) });
     route(`${prefix}/domain_whitelist`, { GET: domainWhitelistHandler(deps) });
     route(`${prefix}/status`, { GET: statusHandler(deps) });
   }
-  // Legacy paths: /url (replaced by /v1.0/, also requested as /v1.0//url) and unversioned /bulk; the original
-  // service's root forms, answered as v1.0 (`/?url=…` reaches the API only with a URL or key: see paths.ts).
-  route("/url", { GET: countsHandler(deps, "1.0") });
-  route("/v1.0/url", { GET: countsHandler(deps, "1.0") });
-  route("/", { GET: countsHandler(deps, "1.0") });
+  // Legacy paths: unversioned /bulk, and the original service's account paths at the root, answered as v1.0.
   route("/bulk", { GET: retrieveBulkHandler(deps, "1.0"), POST: submitBulkHandler(deps, "1.0") });
   route("/quota", { GET: quotaHandler(deps) });
   route("/get_quota", { GET: quotaHandler(deps) });
@@ -51,7 +73,7 @@ export function createApiApp(deps: ApiDeps): Hono {
   route("/domain_whitelist", { GET: domainWhitelistHandler(deps) });
   route("/status", { GET: statusHandler(deps) });
 
-  app.notFound(() => sendError(apiErrors.notFound()));
-  app.onError((error) => sendError(toApiError(error)));
-  return app;
+  app.notFound(() => toResponse(sendError(apiErrors.notFound())));
+  app.onError((error) => toResponse(sendError(toApiError(error))));
+  return { counts, app };
 }

@@ -1,5 +1,5 @@
 import type { ApiDeps } from "../api-deps.ts";
-import { endpoint } from "../http/endpoint.ts";
+import { endpoint, type Endpoint } from "../http/endpoint.ts";
 import { apiKeyParam } from "../http/query.ts";
 import { noContent, send } from "../http/respond.ts";
 import type { AccountContext } from "../../lib/store/accounts.ts";
@@ -38,7 +38,7 @@ export const domainWhitelistHandler = (deps: ApiDeps) =>
   }));
 
 /** GET /v1.0/status: no key needed; 503 with no content when the database (or Redis) cannot answer. */
-export const statusHandler = (deps: ApiDeps) => async () => {
+export const statusHandler = (deps: ApiDeps): Endpoint => async () => {
   try {
     await deps.ping();
   } catch {

@@ -1,5 +1,4 @@
 import type { IncomingMessage } from "node:http";
-import type { Context } from "hono";
 import { countObject, type ApiVersion } from "../counts/count-object.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { endpoint } from "../http/endpoint.ts";
@@ -16,21 +15,13 @@ import { assertBulkAllowed, startSubmission, submitJob } from "../bulk/submit-jo
  */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/**
- * The request body as it arrives: from Node's request itself when served by Node (reading it paces the
- * socket; stopping early leaves it open for the answer), else from the web request.
- */
-async function* requestChunks(c: Context): AsyncGenerator<Uint8Array> {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  const reader = incoming ? null : c.req.raw.body?.getReader();
+/** The request body as it arrives: reading it paces the socket; stopping early leaves it open for the answer. */
+async function* requestChunks(req: IncomingMessage): AsyncGenerator<Uint8Array> {
   try {
-    if (incoming) yield* incoming.iterator({ destroyOnReturn: false });
-    else if (reader) for (let part = await reader.read(); !part.done; part = await reader.read()) yield part.value;
+    yield* req.iterator({ destroyOnReturn: false });
   } catch {
     // The client went away mid-body: nothing to log, and no one left to read the answer.
     throw new ApiError("invalid_body", 400, "The request body did not arrive whole: the connection broke off.");
-  } finally {
-    await reader?.cancel().catch(() => {});
   }
 }
 
@@ -40,17 +31,17 @@ async function* requestChunks(c: Context): AsyncGenerator<Uint8Array> {
  * the body is read as it arrives and no further than the first URL past the plan's batch limit.
  */
 export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
-  return endpoint("ignore", async ({ c, params }) => {
-    const type = c.req.header("content-type") ?? "";
+  return endpoint("ignore", async ({ req, params }) => {
+    const type = req.headers["content-type"] ?? "";
     const queryKey = apiKeyParam(params);
     let account = queryKey ? await deps.auth.authenticate(queryKey) : null;
     if (!account && !bodyCanCarryKey(type)) throw apiErrors.missingApiKey();
     if (account) assertBulkAllowed(account);
     const maxBytes = deps.limits.maxBodyBytes;
-    if (Number(c.req.header("content-length") ?? 0) > maxBytes) throw apiErrors.bodyTooLarge(maxBytes);
+    if (Number(req.headers["content-length"] ?? 0) > maxBytes) throw apiErrors.bodyTooLarge(maxBytes);
 
     const submission = await startSubmission(deps, account);
-    for await (const batch of bulkBodyEvents(requestChunks(c), type, maxBytes)) {
+    for await (const batch of bulkBodyEvents(requestChunks(req), type, maxBytes)) {
       for (const event of batch) {
         if (event.kind === "line") submission.add(event.value);
         else if (event.kind === "apikey" && !account) {

@@ -68,7 +68,7 @@ export async function startTestService(overrides: Record<string, string> = {}, o
     ...overrides,
   });
   const runtime: ServiceRuntime = await startRuntime(env, options);
-  const server = createHttpServer(apiListener(runtime.app));
+  const server = createHttpServer(apiListener(runtime.routes));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const prisma = createPrisma(env.DATABASE_URL);

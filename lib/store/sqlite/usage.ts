@@ -5,15 +5,16 @@ import type { Reservation, UsageStore } from "../usage.ts";
 type Reserve = (r: Reservation) => number | null;
 
 /**
- * The daily usage rows. `reserveIn` is the conditional increment for callers that count a query inside a
- * transaction of their own (a bulk URL is stored and counted together).
+ * The daily usage rows. `reserveIn` is the conditional increment, run inside a transaction (it reads the new
+ * total in a second statement): this module's, or a caller's own (a bulk URL is stored and counted together).
  */
 export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserveIn: Reserve } {
   const statements = {
-    reserve: db.prepare<[{ account: string; day: string; queries: number; quota: number }], { queries: number }>(`
-      INSERT INTO daily_usage (account_id, day, queries) SELECT @account, @day, @queries WHERE @queries <= @quota
-      ON CONFLICT (account_id, day) DO UPDATE SET queries = queries + @queries WHERE daily_usage.queries + @queries <= @quota
-      RETURNING queries`),
+    // Counted without RETURNING, and the new total read after: SQLite collects RETURNING rows in a temporary
+    // table, which cost several times the increment itself.
+    reserve: db.prepare<[{ account: string; day: string; queries: number; quota: number }]>(`
+      INSERT INTO daily_usage (account_id, day, queries) VALUES (@account, @day, @queries)
+      ON CONFLICT (account_id, day) DO UPDATE SET queries = queries + @queries WHERE daily_usage.queries + @queries <= @quota`),
     release: db.prepare<[string, string]>(
       "UPDATE daily_usage SET queries = queries - 1 WHERE account_id = ? AND day = ? AND queries > 0",
     ),
@@ -28,15 +29,49 @@ export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserve
     insertDay: db.prepare<[string, string, number]>("INSERT INTO daily_usage (account_id, day, queries) VALUES (?, ?, ?)"),
   };
 
-  const reserveIn: Reserve = (r) =>
-    statements.reserve.get({ account: r.accountId, day: r.day, queries: r.queries, quota: r.dailyQuota })?.queries ?? null;
+  const reserveIn: Reserve = (r) => {
+    // The statement's condition holds an existing row to the quota; a new row must fit it too.
+    if (r.queries > r.dailyQuota) return null;
+    const { changes } = statements.reserve.run({ account: r.accountId, day: r.day, queries: r.queries, quota: r.dailyQuota });
+    return changes === 0 ? null : statements.queriesOn.get(r.accountId, r.day)!;
+  };
   const reserveMany = db.transaction((reservations: Reservation[]) => reservations.map(reserveIn));
+
   /**
-   * Reservations made in one turn of the event loop commit in one transaction: each is still its own
-   * conditional increment (so the quota stays exact) and is committed before its answer goes out, but the
-   * commit is paid once per batch rather than once per request.
+   * As many as possible of `wanted` queries on one usage row within its quota: usually one conditional
+   * increment of them all; only when they do not all fit is the row read, and what is left taken.
    */
-  const reserveBatched = perTick(reserveMany);
+  const reserveUpTo = (r: Reservation): { granted: number; total: number } => {
+    const total = reserveIn(r);
+    if (total !== null) return { granted: r.queries, total };
+    const used = statements.queriesOn.get(r.accountId, r.day) ?? 0;
+    const granted = Math.min(r.queries, r.dailyQuota - used);
+    if (granted <= 0) return { granted: 0, total: used };
+    return { granted, total: reserveIn({ ...r, queries: granted })! };
+  };
+
+  /**
+   * One turn's reservations of single queries, in one transaction: those on the same row (and quota) are
+   * counted together, and the first callers get the counts up to the new total, in order. The quota stays
+   * exact (the transaction takes the write lock as it begins, before any row is read) and every count is
+   * committed before its answer goes out, while a turn costs a statement or two per row, not per request.
+   */
+  const reserveTurn = db.transaction((reservations: Omit<Reservation, "queries">[]) => {
+    const rows = new Map<string, number[]>();
+    reservations.forEach((r, i) => {
+      const key = `${r.dailyQuota} ${r.day} ${r.accountId}`;
+      const callers = rows.get(key);
+      if (callers) callers.push(i);
+      else rows.set(key, [i]);
+    });
+    const results: (number | null)[] = new Array<number | null>(reservations.length).fill(null);
+    for (const callers of rows.values()) {
+      const { granted, total } = reserveUpTo({ ...reservations[callers[0]!]!, queries: callers.length });
+      for (let j = 0; j < granted; j++) results[callers[j]!] = total - granted + 1 + j;
+    }
+    return results;
+  });
+  const reserveBatched = perTick((reservations: Omit<Reservation, "queries">[]) => reserveTurn.immediate(reservations));
   const importHistory = db.transaction((accountId: string, days: { day: string; queries: number }[]) => {
     if (statements.hasUsage.get(accountId)) return false;
     for (const d of days) statements.insertDay.run(accountId, d.day, d.queries);
@@ -45,7 +80,7 @@ export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserve
 
   const usage: UsageStore = {
     reserve(accountId, day, dailyQuota) {
-      return reserveBatched({ accountId, day, queries: 1, dailyQuota });
+      return reserveBatched({ accountId, day, dailyQuota });
     },
     async reserveMany(reservations) {
       return reserveMany(reservations);
