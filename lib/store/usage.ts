@@ -21,9 +21,9 @@ export interface UsageStore {
   /** Atomically counts one query if `used < dailyQuota`; returns the new count, or null when the quota is used up. */
   reserve(accountId: string, day: string, dailyQuota: number): Promise<number | null>;
   /**
-   * Several reservations in one statement: each counts its queries only if the day's total stays within its
-   * quota, and answers the new total or null. Reservations of the same account and day are taken together,
-   * all or none (with their smallest quota).
+   * Several reservations in one transaction: each counts its queries only if the day's total stays within
+   * its quota, all or none, and answers the new total or null. A store may take reservations of the same
+   * account and day together (PostgreSQL does, with their smallest quota: one statement cannot update a row twice).
    */
   reserveMany(reservations: Reservation[]): Promise<(number | null)[]>;
   /** Gives back one counted query that was not answered. */
