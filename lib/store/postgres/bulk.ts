@@ -1,16 +1,6 @@
-import { storedCountsSchema } from "../../counts/values.ts";
-import type { BulkCompletion, BulkJob, BulkStore } from "../bulk.ts";
+import type { BulkCompletion, BulkStore } from "../bulk.ts";
+import { toJob, toResult, type JobRow } from "../bulk-rows.ts";
 import type { Sql } from "./pool.ts";
-
-interface JobRow {
-  id: string;
-  account_id: string;
-  urls_queued: number;
-  urls_completed: number;
-  created_at: number;
-  completed_at: number | null;
-  paused_until: number | null;
-}
 
 const SQL = {
   insertJob: "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at) VALUES ($1, $2, $3, 0, $4)",
@@ -72,16 +62,6 @@ const SQL = {
   deleteExpired: "DELETE FROM bulk_job WHERE completed_at < $1 OR (completed_at IS NULL AND created_at < $2)",
 };
 
-const toJob = (row: JobRow): BulkJob => ({
-  id: row.id,
-  accountId: row.account_id,
-  urlsQueued: row.urls_queued,
-  urlsCompleted: row.urls_completed,
-  createdAt: row.created_at,
-  completedAt: row.completed_at,
-  pausedUntil: row.paused_until,
-});
-
 export function postgresBulk(sql: Sql): BulkStore {
   return {
     async create(job, urls) {
@@ -127,7 +107,7 @@ export function postgresBulk(sql: Sql): BulkStore {
     },
     async results(jobId) {
       const { rows } = await sql.query<{ url: string; result: string }>("bulkResults", SQL.results, [jobId]);
-      return rows.map((row) => ({ url: row.url, counts: storedCountsSchema.parse(JSON.parse(row.result)) }));
+      return rows.map(toResult);
     },
     async active(now) {
       const { rows } = await sql.query<{ id: string; account_id: string; urls_completed: number; created_at: number }>(

@@ -1,27 +1,7 @@
 import type Database from "better-sqlite3";
-import { storedCountsSchema } from "../../counts/values.ts";
-import type { BulkCompletion, BulkJob, BulkStore, QueuedBulkUrl } from "../bulk.ts";
+import type { BulkCompletion, BulkStore, QueuedBulkUrl } from "../bulk.ts";
+import { toJob, toResult, type JobRow } from "../bulk-rows.ts";
 import type { Reservation } from "../usage.ts";
-
-interface JobRow {
-  id: string;
-  account_id: string;
-  urls_queued: number;
-  urls_completed: number;
-  created_at: number;
-  completed_at: number | null;
-  paused_until: number | null;
-}
-
-const toJob = (row: JobRow): BulkJob => ({
-  id: row.id,
-  accountId: row.account_id,
-  urlsQueued: row.urls_queued,
-  urlsCompleted: row.urls_completed,
-  createdAt: row.created_at,
-  completedAt: row.completed_at,
-  pausedUntil: row.paused_until,
-});
 
 /** Bulk jobs and URLs; a URL's query is counted through `reserveIn` (the usage rows) in the same transaction. */
 export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) => number | null): BulkStore {
@@ -112,7 +92,7 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
       return statements.jobsOf.all(accountId).map(toJob);
     },
     async results(jobId) {
-      return statements.results.all(jobId).map((row) => ({ url: row.url, counts: storedCountsSchema.parse(JSON.parse(row.result)) }));
+      return statements.results.all(jobId).map(toResult);
     },
     async active(now) {
       return statements.active
