@@ -28,6 +28,10 @@ export const API_ERROR_CODES = [
   "request_too_large",
   "expectation_failed",
   "not_found",
+  "tracked_limit_exceeded",
+  "tracked_url_not_found",
+  "import_not_found",
+  "invalid_parameter",
   "service_unavailable",
   "internal_error",
 ] as const;
@@ -45,6 +49,8 @@ export const OTHER_ERROR_CODES = [
   "unreachable",
   "bad_answer",
   "invalid_configuration",
+  /** A sitemap or feed could not be read (fetch refused or failed, too large, not well-formed). */
+  "import_failed",
 ] as const;
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];

@@ -146,7 +146,7 @@ export class Accounts {
    * Changes a plan's limits; accounts on it get the new daily quota from today on (earlier days keep
    * theirs), and their jobs paused for quota resume now instead of at the next reset.
    */
-  async updatePlan(name: string, changes: { dailyQuota?: number; bulkBatchLimit?: number; customTtlAllowed?: boolean }) {
+  async updatePlan(name: string, changes: { dailyQuota?: number; bulkBatchLimit?: number; customTtlAllowed?: boolean; trackedUrlLimit?: number }) {
     const day = this.today();
     const plan = await this.prisma.$transaction(async (tx) => {
       // Only a missing plan is "unknown": any other failure (a value the database refuses) must not be reported as one.

@@ -9,6 +9,8 @@ export interface PlanLimits {
   /** 0: the plan may not submit bulk jobs. */
   bulkBatchLimit: number;
   customTtlAllowed: boolean;
+  /** How many URLs an account may track. */
+  trackedUrlLimit: number;
 }
 
 export interface AccountContext {

@@ -1,6 +1,8 @@
 import type { AccountReads } from "./accounts.ts";
 import type { BulkStore } from "./bulk.ts";
 import type { KnownCountStore } from "./counts.ts";
+import type { HistoryStore } from "./history.ts";
+import type { TrackedStore } from "./tracked.ts";
 import type { UsageStore } from "./usage.ts";
 
 /**
@@ -12,6 +14,8 @@ export interface Store {
   usage: UsageStore;
   bulk: BulkStore;
   counts: KnownCountStore;
+  history: HistoryStore;
+  tracked: TrackedStore;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -14,7 +14,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   key:roll       --email E
   whitelist:set  --email E --domains a.com,*.b.com --enabled true|false
   plan:list
-  plan:set       --plan P [--daily-quota N] [--bulk-batch-limit N] [--custom-ttl true|false]
+  plan:set       --plan P [--daily-quota N] [--bulk-batch-limit N] [--custom-ttl true|false] [--tracked-url-limit N]
 Each command prints one JSON object on stdout; on error it prints {"error": "..."} and exits with 1.`;
 
 const options = {
@@ -26,6 +26,7 @@ const options = {
   "daily-quota": { type: "string" },
   "bulk-batch-limit": { type: "string" },
   "custom-ttl": { type: "string" },
+  "tracked-url-limit": { type: "string" },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>["values"];
@@ -94,6 +95,7 @@ async function main(argv: string[]): Promise<unknown> {
           dailyQuota: count(values["daily-quota"], "daily-quota"),
           bulkBatchLimit: count(values["bulk-batch-limit"], "bulk-batch-limit"),
           customTtlAllowed: bool(values["custom-ttl"], "custom-ttl"),
+          trackedUrlLimit: count(values["tracked-url-limit"], "tracked-url-limit"),
         });
       default:
         throw new AccountError(`Unknown command ${command}\n${USAGE}`);

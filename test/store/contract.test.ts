@@ -41,11 +41,17 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
       const id = await account();
       expect(await a.accounts.byKeyHash(`hash-${id}`)).toEqual({
         id,
-        plan: { name: "p", dailyQuota: 1_000_000, bulkBatchLimit: 10_000, customTtlAllowed: true },
+        plan: { name: "p", dailyQuota: 1_000_000, bulkBatchLimit: 10_000, customTtlAllowed: true, trackedUrlLimit: 100 },
         whitelist: { enabled: false, domains: ["a.example", "b.example"] },
       });
       expect(await a.accounts.byKeyHash("no-such-hash")).toBeNull();
-      expect(await a.accounts.plan(id)).toEqual({ name: "p", dailyQuota: 1_000_000, bulkBatchLimit: 10_000, customTtlAllowed: true });
+      expect(await a.accounts.plan(id)).toEqual({
+        name: "p",
+        dailyQuota: 1_000_000,
+        bulkBatchLimit: 10_000,
+        customTtlAllowed: true,
+        trackedUrlLimit: 100,
+      });
       expect(await a.accounts.plan("no-such-account")).toBeNull();
       expect(await a.accounts.largestBulkBatchLimit()).toBe(20_000);
     });

@@ -78,7 +78,7 @@ export interface TwoStores {
 /** Two stores on a fresh database with these plans, for the tests of the calling describe block. */
 export function twoStores(
   database: () => Promise<StoreDatabase>,
-  plans: { name: string; dailyQuota: number; bulkBatchLimit: number; customTtlAllowed: boolean }[],
+  plans: { name: string; dailyQuota: number; bulkBatchLimit: number; customTtlAllowed: boolean; trackedUrlLimit?: number }[],
   skip = false,
 ): TwoStores {
   let seq = 0;

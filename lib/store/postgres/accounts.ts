@@ -7,6 +7,7 @@ interface PlanRow {
   daily_quota: number;
   bulk_batch_limit: number;
   custom_ttl_allowed: boolean;
+  tracked_url_limit: number;
 }
 
 interface AccountRow extends PlanRow {
@@ -17,12 +18,12 @@ interface AccountRow extends PlanRow {
 
 const SQL = {
   byKeyHash: `
-    SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, a.whitelist_enabled,
+    SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled,
            ARRAY(SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain) AS domains
     FROM account a JOIN plan p ON p.name = a.plan_name
     WHERE a.api_key_hash = $1`,
   plan: `
-    SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed
+    SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit
     FROM account a JOIN plan p ON p.name = a.plan_name WHERE a.id = $1`,
   largestBulkBatchLimit: "SELECT COALESCE(MAX(bulk_batch_limit), 0)::int AS n FROM plan",
 };
@@ -32,6 +33,7 @@ const toPlan = (row: PlanRow): PlanLimits => ({
   dailyQuota: row.daily_quota,
   bulkBatchLimit: row.bulk_batch_limit,
   customTtlAllowed: row.custom_ttl_allowed,
+  trackedUrlLimit: row.tracked_url_limit,
 });
 
 /**

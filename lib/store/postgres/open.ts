@@ -3,6 +3,8 @@ import { withOutagesTyped } from "../unavailable.ts";
 import { postgresAccounts } from "./accounts.ts";
 import { postgresBulk } from "./bulk.ts";
 import { postgresKnownCounts } from "./counts.ts";
+import { postgresHistory } from "./history.ts";
+import { postgresTracked } from "./tracked.ts";
 import { isConnectionError, openPool } from "./pool.ts";
 import { postgresUsage } from "./usage.ts";
 
@@ -35,6 +37,8 @@ export function openPostgresStore(databaseUrl: string): Store {
     usage: typed(postgresUsage(sql)),
     bulk: typed(postgresBulk(sql)),
     counts: typed(postgresKnownCounts(sql)),
+    history: typed(postgresHistory(sql)),
+    tracked: typed(postgresTracked(sql)),
     ...lifecycle,
   };
 }

@@ -7,6 +7,7 @@ interface PlanRow {
   daily_quota: number;
   bulk_batch_limit: number;
   custom_ttl_allowed: number;
+  tracked_url_limit: number;
 }
 
 interface AccountRow extends PlanRow {
@@ -23,6 +24,7 @@ const toPlan = (row: PlanRow): PlanLimits => ({
   dailyQuota: row.daily_quota,
   bulkBatchLimit: row.bulk_batch_limit,
   customTtlAllowed: row.custom_ttl_allowed === 1,
+  trackedUrlLimit: row.tracked_url_limit,
 });
 
 export function sqliteAccounts(db: Database.Database): AccountReads {
@@ -30,12 +32,12 @@ export function sqliteAccounts(db: Database.Database): AccountReads {
     // Prepared once: db.pragma() prepares a new statement on every call, which costs more than the lookup.
     dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),
     byKeyHash: db.prepare<[string], AccountRow>(`
-      SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, a.whitelist_enabled,
+      SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled,
              (SELECT json_group_array(domain) FROM (SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain)) AS domains
       FROM account a JOIN plan p ON p.name = a.plan_name
       WHERE a.api_key_hash = ?`),
     plan: db.prepare<[string], PlanRow>(`
-      SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed
+      SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit
       FROM account a JOIN plan p ON p.name = a.plan_name WHERE a.id = ?`),
     largestBulkBatchLimit: db.prepare<[], number>("SELECT COALESCE(MAX(bulk_batch_limit), 0) FROM plan").pluck(),
   };

@@ -5,6 +5,8 @@ import { withOutagesTyped } from "../unavailable.ts";
 import { sqliteAccounts } from "./accounts.ts";
 import { sqliteBulk } from "./bulk.ts";
 import { sqliteKnownCounts } from "./counts.ts";
+import { sqliteHistory } from "./history.ts";
+import { sqliteTracked } from "./tracked.ts";
 import { sqliteUsage } from "./usage.ts";
 
 /**
@@ -42,6 +44,8 @@ export function openSqliteStore(databaseUrl: string): Store {
     usage: typed(usage),
     bulk: typed(sqliteBulk(db, reserveIn)),
     counts: typed(sqliteKnownCounts(db)),
+    history: typed(sqliteHistory(db)),
+    tracked: typed(sqliteTracked(db)),
     ...lifecycle,
   };
 }

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import type { FacebookCounts, StoredCounts } from "../counts/values.ts";
+
+/**
+ * What one observation holds: each network that answered fresh at that time. A network that failed or was
+ * served stale is absent (nothing new was learnt about it), never 0.
+ */
+
+const count = z.number().int().min(0);
+
+/** Facebook's engagement without the og_object (history keeps numbers only). */
+export const facebookEngagementSchema = z.object({
+  total_count: count,
+  comment_count: count,
+  reaction_count: count,
+  share_count: count,
+  comment_plugin_count: count,
+});
+export type FacebookEngagement = z.infer<typeof facebookEngagementSchema>;
+
+export const observedValuesSchema = z.object({
+  Facebook: facebookEngagementSchema.optional(),
+  Pinterest: count.optional(),
+});
+export type ObservedValues = z.infer<typeof observedValuesSchema>;
+
+export const OBSERVED_NETWORKS = ["Facebook", "Pinterest"] as const satisfies readonly (keyof ObservedValues)[];
+export type ObservedNetwork = (typeof OBSERVED_NETWORKS)[number];
+
+export function engagementOf(counts: FacebookCounts): FacebookEngagement {
+  return {
+    total_count: counts.total_count,
+    comment_count: counts.comment_count,
+    reaction_count: counts.reaction_count,
+    share_count: counts.share_count,
+    comment_plugin_count: counts.comment_plugin_count,
+  };
+}
+
+/** The networks of a fetch that answered fresh (`stale` names those served from an older answer). */
+export function freshValues(counts: StoredCounts, stale: readonly string[]): ObservedValues {
+  const values: ObservedValues = {};
+  if (counts.Facebook && !stale.includes("Facebook")) values.Facebook = engagementOf(counts.Facebook);
+  if (counts.Pinterest !== null && !stale.includes("Pinterest")) values.Pinterest = counts.Pinterest;
+  return values;
+}
+
+export const isEmpty = (values: ObservedValues) => OBSERVED_NETWORKS.every((network) => values[network] === undefined);
+
+/** Each network's headline number: what `total` sums and `change_7d` compares. */
+export function headlines(values: ObservedValues): Partial<Record<ObservedNetwork, number>> {
+  const numbers: Partial<Record<ObservedNetwork, number>> = {};
+  if (values.Facebook) numbers.Facebook = values.Facebook.total_count;
+  if (values.Pinterest !== undefined) numbers.Pinterest = values.Pinterest;
+  return numbers;
+}
+
+/** The sum of the networks' headline numbers; null when no network is known. */
+export function totalOf(values: ObservedValues): number | null {
+  const numbers = Object.values(headlines(values));
+  return numbers.length === 0 ? null : numbers.reduce((sum, n) => sum + n, 0);
+}
+
+/**
+ * The change from `before` to `now`, summed over the networks known at both ends: a network that failed at
+ * one end says nothing about the change. Null when no network is known at both ends.
+ */
+export function changeBetween(before: ObservedValues, now: ObservedValues): number | null {
+  const then = headlines(before);
+  let change: number | null = null;
+  for (const [network, value] of Object.entries(headlines(now)) as [ObservedNetwork, number][]) {
+    const old = then[network];
+    if (old !== undefined) change = (change ?? 0) + value - old;
+  }
+  return change;
+}

@@ -1,0 +1,39 @@
+import type { ObservedValues } from "../history/observed.ts";
+
+/**
+ * Count history: every URL the service observed, by a small id, and what its networks reported over time
+ * (at most one point per URL and hour); and which accounts asked about which URL, so an account reads the
+ * history of its own URLs only.
+ */
+
+export interface HistoryPoint {
+  /** When the counts were fetched (epoch ms). */
+  at: number;
+  values: ObservedValues;
+}
+
+export interface HistoryStore {
+  /** The ids of these URLs, adding the ones not seen before. */
+  idsOf(urls: readonly string[]): Promise<Map<string, number>>;
+  /** The id of a URL already seen, or null. */
+  idOf(url: string): Promise<number | null>;
+  /**
+   * Records what was observed at `at` (never an empty observation). One point per URL and hour: a newer
+   * observation in the same hour replaces the networks it holds and keeps the others.
+   */
+  record(urlId: number, at: number, values: ObservedValues): Promise<void>;
+  /** The URL's points with `from <= at < to`, oldest first. */
+  points(urlId: number, from: number, to: number): Promise<HistoryPoint[]>;
+  /** Points of several URLs at once (the tracked list's sparklines), oldest first. */
+  pointsOfMany(urlIds: readonly number[], from: number, to: number): Promise<Map<number, HistoryPoint[]>>;
+  /** The URL's latest point at or before `at`. */
+  pointAtOrBefore(urlId: number, at: number): Promise<HistoryPoint | null>;
+  /**
+   * Leaves only the last point of each UTC day in the hours before `beforeHour` (epoch hours, a day's
+   * first hour), for at most `maxUrls` URLs not compacted that far yet: how many URLs it compacted.
+   */
+  compact(beforeHour: number, maxUrls: number): Promise<number>;
+  /** The account asked about these URLs (a query, a bulk job). */
+  noteQueried(accountId: string, urlIds: readonly number[], at: number): Promise<void>;
+  hasQueried(accountId: string, urlId: number): Promise<boolean>;
+}

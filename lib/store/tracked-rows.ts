@@ -1,0 +1,126 @@
+import { z } from "zod";
+import { observedValuesSchema } from "../history/observed.ts";
+import type { TrackedCursor, TrackedPageQuery, TrackedSummary, TrackedUrl } from "./tracked.ts";
+
+/** One reading of tracked-URL rows, and one text of the list's queries, for both stores. */
+
+export interface TrackedRow {
+  url_id: number;
+  url: string;
+  added_at: number;
+  aliases: string;
+  last_refreshed_at: number | null;
+  next_refresh_at: number | null;
+  latest: string | null;
+  total: number | null;
+  change_7d: number | null;
+  change_30d: number | null;
+}
+
+const aliasList = z.array(z.string());
+const num = (value: number | null) => (value === null ? null : Number(value));
+
+export function toTracked(row: TrackedRow): TrackedUrl {
+  return {
+    urlId: row.url_id,
+    url: row.url,
+    addedAt: Number(row.added_at),
+    aliases: aliasList.parse(JSON.parse(row.aliases)),
+    lastRefreshedAt: num(row.last_refreshed_at),
+    nextRefreshAt: num(row.next_refresh_at),
+    latest: row.latest === null ? null : observedValuesSchema.parse(JSON.parse(row.latest)),
+    total: num(row.total),
+    change7d: num(row.change_7d),
+    change30d: num(row.change_30d),
+  };
+}
+
+/** A summary's columns in the order the stores' UPDATE takes them: latest, total, change_7d, change_30d. */
+export const summaryColumns = (summary: TrackedSummary) =>
+  [JSON.stringify(summary.latest), summary.total, summary.change7d, summary.change30d] as const;
+
+export const TRACKED_SELECT = `
+  SELECT t.url_id, c.url, t.added_at, t.aliases, t.last_refreshed_at, s.next_refresh_at, t.latest, t.total, t.change_7d, t.change_30d
+  FROM tracked_url t JOIN counted_url c ON c.id = t.url_id LEFT JOIN refresh_schedule s ON s.url_id = t.url_id`;
+
+const SORT_COLUMNS = { total: "total", change_7d: "change_7d", added: "added_at" } as const;
+
+/** One statement of a page; its last value is the LIMIT. */
+export interface PageStatement {
+  text: string;
+  values: unknown[];
+}
+
+/** Escapes LIKE's wildcards in searched text (the statement says ESCAPE '\'). */
+const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The statements that list one page, in order: rows with a sort value (keyset on the value and the URL's
+ * id), then rows without one (by id). `param(i)` writes the i-th placeholder; `like` is the case-insensitive
+ * LIKE of the database.
+ */
+export function pageStatements(
+  accountId: string,
+  query: TrackedPageQuery,
+  param: (i: number) => string,
+  like: "LIKE" | "ILIKE",
+): PageStatement[] {
+  const column = `t.${SORT_COLUMNS[query.sort]}`;
+  const nullable = query.sort !== "added";
+  const build = (nulls: boolean): PageStatement => {
+    const values: unknown[] = [accountId];
+    const where = [`t.account_id = ${param(1)}`];
+    if (query.search) {
+      values.push(likePattern(query.search));
+      where.push(`c.url ${like} ${param(values.length)} ESCAPE '\\'`);
+    }
+    const after = query.after;
+    let order: string;
+    if (nulls) {
+      where.push(`${column} IS NULL`);
+      if (after && after.value === null) {
+        values.push(after.urlId);
+        where.push(`t.url_id > ${param(values.length)}`);
+      }
+      order = "t.url_id ASC";
+    } else {
+      if (nullable) where.push(`${column} IS NOT NULL`);
+      if (after) {
+        values.push(after.value, after.urlId);
+        where.push(`(${column}, t.url_id) ${query.order === "desc" ? "<" : ">"} (${param(values.length - 1)}, ${param(values.length)})`);
+      }
+      const direction = query.order === "desc" ? "DESC" : "ASC";
+      order = `${column} ${direction}, t.url_id ${direction}`;
+    }
+    values.push(query.limit + 1);
+    return { text: `${TRACKED_SELECT} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ${param(values.length)}`, values };
+  };
+  if (query.after && query.after.value === null) return [build(true)];
+  return nullable ? [build(false), build(true)] : [build(false)];
+}
+
+/**
+ * Runs the page's statements until `limit` rows are found, each asking for one row more than it needs, so
+ * a next page is known to exist without counting; says where the next page starts.
+ */
+export async function pageOf(
+  query: TrackedPageQuery,
+  statements: PageStatement[],
+  run: (text: string, values: unknown[]) => Promise<TrackedRow[]>,
+): Promise<{ rows: TrackedUrl[]; next: TrackedCursor | null }> {
+  const rows: TrackedUrl[] = [];
+  for (const statement of statements) {
+    const wanted = query.limit - rows.length;
+    const found = await run(statement.text, [...statement.values.slice(0, -1), wanted + 1]);
+    rows.push(...found.slice(0, wanted).map(toTracked));
+    if (found.length > wanted) {
+      const last = rows.at(-1)!;
+      return { rows, next: { value: sortValue(query, last), urlId: last.urlId } };
+    }
+  }
+  return { rows, next: null };
+}
+
+function sortValue(query: TrackedPageQuery, row: TrackedUrl): number | null {
+  return query.sort === "total" ? row.total : query.sort === "change_7d" ? row.change7d : row.addedAt;
+}

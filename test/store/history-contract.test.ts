@@ -1,0 +1,246 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ObservedValues } from "../../lib/history/observed.ts";
+import type { Store } from "../../lib/store/store.ts";
+import type { TrackedSummary } from "../../lib/store/tracked.ts";
+import { postgresSkipReason, postgresStoreDatabase, sqliteStoreDatabase, twoStores, type StoreDatabase } from "../support/stores.ts";
+
+/** The history and tracked-URL concerns, one contract run unchanged on both stores (two stores stand for two processes). */
+const skipPostgres = (await postgresSkipReason("test/store/history-contract.test.ts")) !== undefined;
+const drivers = [
+  { name: "SQLite", database: sqliteStoreDatabase, skip: false },
+  { name: "PostgreSQL", database: postgresStoreDatabase, skip: skipPostgres },
+];
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** A fixed day (2026-03-01T00:00Z): the store takes every time from its caller. */
+const T0 = Date.UTC(2026, 2, 1);
+
+const fb = (total: number) => ({ total_count: total, comment_count: 0, reaction_count: total, share_count: 0, comment_plugin_count: 0 });
+const values = (facebook: number | null, pinterest: number | null): ObservedValues => ({
+  ...(facebook === null ? {} : { Facebook: fb(facebook) }),
+  ...(pinterest === null ? {} : { Pinterest: pinterest }),
+});
+const summary = (total: number | null, change7d: number | null = null): TrackedSummary => ({
+  latest: values(total, null),
+  total,
+  change7d,
+  change30d: null,
+});
+
+describe.each(drivers)("the $name store's history and tracked URLs", ({ database, skip }) => {
+  const stores = twoStores(
+    database,
+    [
+      { name: "small", dailyQuota: 100, bulkBatchLimit: 0, customTtlAllowed: false, trackedUrlLimit: 3 },
+      { name: "big", dailyQuota: 100, bulkBatchLimit: 0, customTtlAllowed: false, trackedUrlLimit: 100_000 },
+    ],
+    skip,
+  );
+  const { account } = stores;
+  let a: Store;
+  let b: Store;
+  let db: StoreDatabase;
+  beforeAll(() => ({ a, b, db } = stores));
+  let seq = 0;
+  const urls = (n: number) => Array.from({ length: n }, () => `https://site.example/page-${++seq}`);
+  const ids = async (list: string[]) => [...(await a.history.idsOf(list)).values()];
+
+  describe.skipIf(skip)("history", () => {
+    it("gives each URL one id, from either process", async () => {
+      const [u] = urls(1);
+      const first = await a.history.idsOf([u!, u!]);
+      const again = await b.history.idsOf([u!]);
+      expect(again.get(u!)).toBe(first.get(u!));
+      expect(await b.history.idOf(u!)).toBe(first.get(u!));
+      expect(await a.history.idOf("https://never.example/")).toBeNull();
+    });
+
+    it("keeps one point per hour: a newer observation replaces the networks it holds and keeps the others", async () => {
+      const [id] = await ids(urls(1));
+      await a.history.record(id!, T0 + 10 * 60_000, values(5, 1));
+      await b.history.record(id!, T0 + 50 * 60_000, values(7, null));
+      // Arriving late, an older observation only fills in what the point lacks.
+      await a.history.record(id!, T0 + 5 * 60_000, values(3, 9));
+      await a.history.record(id!, T0 + HOUR + 1, values(8, 2));
+      expect(await b.history.points(id!, T0, T0 + 2 * HOUR)).toEqual([
+        { at: T0 + 50 * 60_000, values: values(7, 1) },
+        { at: T0 + HOUR + 1, values: values(8, 2) },
+      ]);
+      expect(await a.history.points(id!, T0 + 51 * 60_000, T0 + 2 * HOUR)).toEqual([{ at: T0 + HOUR + 1, values: values(8, 2) }]);
+      expect(await a.history.pointAtOrBefore(id!, T0 + HOUR)).toEqual({ at: T0 + 50 * 60_000, values: values(7, 1) });
+      expect(await a.history.pointAtOrBefore(id!, T0 + 40 * 60_000)).toBeNull();
+      expect(await a.history.pointAtOrBefore(id!, T0 + 3 * HOUR)).toEqual({ at: T0 + HOUR + 1, values: values(8, 2) });
+    });
+
+    it("keeps numbers beyond 32 bits", async () => {
+      const [id] = await ids(urls(1));
+      await a.history.record(id!, T0, values(5_000_000_000, 3_000_000_000));
+      expect((await b.history.points(id!, T0, T0 + 1))[0]!.values).toEqual(values(5_000_000_000, 3_000_000_000));
+    });
+
+    it("reads several URLs' points at once", async () => {
+      const [x, y, z] = await ids(urls(3));
+      await a.history.record(x!, T0, values(1, null));
+      await a.history.record(y!, T0 + DAY, values(2, null));
+      const many = await b.history.pointsOfMany([x!, y!, z!], T0, T0 + 2 * DAY);
+      expect(many.get(x!)).toEqual([{ at: T0, values: values(1, null) }]);
+      expect(many.get(y!)).toEqual([{ at: T0 + DAY, values: values(2, null) }]);
+      expect(many.get(z!)).toEqual([]);
+    });
+
+    it("compacts hours before a day to the last point of each UTC day, once per URL", async () => {
+      const [id] = await ids(urls(1));
+      for (let h = 0; h < 72; h += 5) await a.history.record(id!, T0 + h * HOUR, values(h, null));
+      const day3 = T0 / HOUR + 48;
+      let compacted = 0;
+      for (let n = -1; n !== 0; compacted += n) n = await a.history.compact(day3, 1_000);
+      expect(compacted).toBeGreaterThan(0);
+      const hours = (await b.history.points(id!, T0, T0 + 72 * HOUR)).map((p) => (p.at - T0) / HOUR);
+      expect(hours).toEqual([20, 45, 50, 55, 60, 65, 70]);
+      expect(await b.history.compact(day3, 1_000)).toBe(0);
+    });
+
+    it("remembers which accounts asked about a URL", async () => {
+      const [x, y] = await ids(urls(2));
+      const owner = await account();
+      await a.history.noteQueried(owner, [x!, x!], T0);
+      await b.history.noteQueried(owner, [x!], T0 + 1);
+      expect(await b.history.hasQueried(owner, x!)).toBe(true);
+      expect(await b.history.hasQueried(owner, y!)).toBe(false);
+      expect(await b.history.hasQueried(await account(), x!)).toBe(false);
+    });
+  });
+
+  describe.skipIf(skip)("tracked URLs", () => {
+    it("adds within the plan's limit, all or none, and says how many slots are left", async () => {
+      const owner = await account("small");
+      const list = await ids(urls(4));
+      expect(await a.tracked.add(owner, list.slice(0, 2), 3, T0)).toEqual({ ok: true, added: 2, alreadyTracked: 0 });
+      expect(await b.tracked.add(owner, list.slice(1, 4), 3, T0)).toEqual({ ok: false, slotsLeft: 1 });
+      expect(await b.tracked.add(owner, list.slice(0, 3), 3, T0)).toEqual({ ok: true, added: 1, alreadyTracked: 2 });
+      expect(await a.tracked.count(owner)).toBe(3);
+    });
+
+    it("holds the limit under concurrent additions from two processes", async () => {
+      const owner = await account("small");
+      const list = await ids(urls(12));
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).tracked.add(owner, [list[i]!], 3, T0)),
+      );
+      expect(results.filter((r) => r.ok)).toHaveLength(3);
+      expect(await a.tracked.count(owner)).toBe(3);
+    });
+
+    it("removes a URL, and a URL no one tracks leaves the schedule", async () => {
+      const [one, two] = [await account("big"), await account("big")];
+      const [id] = await ids(urls(1));
+      await a.tracked.add(one, [id!], 100, T0);
+      await a.tracked.add(two, [id!], 100, T0);
+      expect(await b.tracked.remove(one, id!)).toBe(true);
+      expect(await b.tracked.remove(one, id!)).toBe(false);
+      expect(await a.tracked.get(one, id!)).toBeNull();
+      expect((await a.tracked.get(two, id!))?.url).toMatch(/page-/);
+      await b.tracked.remove(two, id!);
+      const claimed = await a.tracked.claimDue(T0 + 1, 10_000, 60_000, "w1");
+      const mine = claimed.find((due) => due.urlId === id);
+      expect(mine).toBeDefined();
+      expect(await a.tracked.forget(id!, "w1")).toBe(true);
+    });
+
+    it("leases each due URL to one worker, the most overdue first, until the lease runs out", async () => {
+      const owner = await account("big");
+      const list = await ids(urls(3));
+      const base = T0 + 1_000 * DAY;
+      await a.tracked.add(owner, [list[2]!], 100, base - 3);
+      await a.tracked.add(owner, [list[0]!], 100, base - 1);
+      await a.tracked.add(owner, [list[1]!], 100, base - 2);
+      // What earlier tests left due is leased away first, so only these three are due at `base`.
+      await a.tracked.claimDue(base - 10, 1_000_000, 10 * DAY, "earlier");
+      const [first] = await a.tracked.claimDue(base, 1, 60_000, "x");
+      expect(first?.urlId).toBe(list[2]);
+      const [x, y] = await Promise.all([a.tracked.claimDue(base, 2, 60_000, "x"), b.tracked.claimDue(base, 2, 60_000, "y")]);
+      const claimed = [...x, ...y].map((c) => c.urlId);
+      expect(claimed.sort()).toEqual(list.slice(0, 2).sort());
+      // A worker killed mid-refresh: its lease runs out and another takes the URL over.
+      const holder = "x";
+      expect(await a.tracked.claimDue(base + 59_000, 10_000, 60_000, "z")).toEqual([]);
+      const retaken = await b.tracked.claimDue(base + 60_000, 10_000, 60_000, "z");
+      expect(retaken.map((c) => c.urlId)).toContain(list[2]);
+      // The first holder's late answer is refused: the slot belongs to "z" now.
+      expect(await a.tracked.completeRefresh(list[2]!, holder, base + 61_000, base + DAY, [])).toBe(false);
+      expect(await a.tracked.completeRefresh(list[2]!, "z", base + 61_000, base + DAY, [{ accountId: owner, summary: summary(42, 2) }])).toBe(true);
+      const row = await b.tracked.get(owner, list[2]!);
+      expect(row).toMatchObject({ lastRefreshedAt: base + 61_000, nextRefreshAt: base + DAY, total: 42, change7d: 2, latest: values(42, null) });
+      for (const id of list.slice(0, 2)) await a.tracked.releaseLease(id, "x");
+      for (const id of list.slice(0, 2)) await a.tracked.releaseLease(id, "y");
+    });
+
+    it("a URL someone already tracks is due again when another account starts tracking it", async () => {
+      const [one, two] = [await account("big"), await account("big")];
+      const [id] = await ids(urls(1));
+      const base = T0 + 2_000 * DAY;
+      await a.tracked.add(one, [id!], 100, base);
+      const [due] = (await a.tracked.claimDue(base, 10_000, 60_000, "w")).filter((d) => d.urlId === id);
+      expect(due).toMatchObject({ firstTrackedAt: base, dueAt: base });
+      await a.tracked.completeRefresh(id!, "w", base, base + 7 * DAY, []);
+      await b.tracked.add(two, [id!], 100, base + DAY);
+      expect((await b.tracked.get(two, id!))?.nextRefreshAt).toBe(base + DAY);
+      expect(await b.tracked.backlog(two, base + DAY)).toEqual({ due: 1, oldestDueAt: base + DAY });
+      expect((await b.tracked.backlog(null, base + DAY)).due).toBeGreaterThanOrEqual(1);
+    });
+
+    it("lists who tracks a URL with their aliases and variant setting", async () => {
+      const [one, two] = [await account("big"), await account("big")];
+      await db.prisma.account.update({ where: { id: two }, data: { countVariants: true } });
+      const [id] = await ids(urls(1));
+      await a.tracked.add(one, [id!], 100, T0);
+      await a.tracked.add(two, [id!], 100, T0);
+      expect(await b.tracked.setAliases(one, id!, ["http://old.example/a"])).toBe(true);
+      expect(await b.tracked.setAliases(one, id! + 100_000, [])).toBe(false);
+      const trackers = (await a.tracked.trackersOf([id!])).get(id!);
+      expect(trackers).toEqual(
+        [
+          { accountId: one, aliases: ["http://old.example/a"], countVariants: false },
+          { accountId: two, aliases: [], countVariants: true },
+        ].sort((x, y) => (x.accountId < y.accountId ? -1 : 1)),
+      );
+    });
+
+    it("pages the list by a cursor, rows without the sort value last in either order, with search", async () => {
+      const owner = await account("big");
+      const list = urls(7);
+      const idOf = await a.history.idsOf(list);
+      const all = list.map((u) => idOf.get(u)!);
+      const base = T0 + 3_000 * DAY;
+      await a.tracked.add(owner, all, 100, base);
+      const totals = [5, null, 9, 5, null, 1, 7];
+      const claimed = await a.tracked.claimDue(base, 10_000, 60_000, "p");
+      for (const due of claimed) {
+        const i = all.indexOf(due.urlId);
+        await a.tracked.completeRefresh(due.urlId, "p", base, base + DAY, i < 0 ? [] : [{ accountId: owner, summary: summary(totals[i]!) }]);
+      }
+      const walk = async (order: "asc" | "desc", limit: number, search?: string) => {
+        const seen: (number | null)[] = [];
+        let after;
+        for (let pages = 0; pages < 20; pages++) {
+          const page = await b.tracked.page(owner, { sort: "total", order, limit, after, search });
+          seen.push(...page.rows.map((r) => r.total));
+          if (!page.next) return seen;
+          after = page.next;
+        }
+        throw new Error("the cursor never ended");
+      };
+      expect(await walk("desc", 2)).toEqual([9, 7, 5, 5, 1, null, null]);
+      expect(await walk("asc", 3)).toEqual([1, 5, 5, 7, 9, null, null]);
+      expect(await walk("desc", 5)).toEqual([9, 7, 5, 5, 1, null, null]);
+      expect(await walk("desc", 100)).toEqual([9, 7, 5, 5, 1, null, null]);
+      const third = list[2]!.replace("https://site.example/", "");
+      expect(await walk("desc", 2, third.toUpperCase())).toEqual([9]);
+      expect(await walk("desc", 2, "%")).toEqual([]);
+      const added = await b.tracked.page(owner, { sort: "added", order: "asc", limit: 10 });
+      expect(added.rows.map((r) => r.urlId)).toEqual([...all].sort((x, y) => x - y));
+      expect(added.next).toBeNull();
+    });
+  });
+});
