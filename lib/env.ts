@@ -66,6 +66,27 @@ const schema = z
     NETWORK_TIMEOUT_MS: int(4000, 50),
     FACEBOOK_CALLS_PER_URL_PER_HOUR: int(10, 1),
     FACEBOOK_APP_CALLS_PER_HOUR: int(20_000, 1),
+    // Pinterest publishes no limit: this keeps the app (and the refresh schedule's share) polite.
+    PINTEREST_APP_CALLS_PER_HOUR: int(20_000, 1),
+    // Tracked URLs: the share of each network's hourly budget scheduled refreshes may take (0 to 1).
+    REFRESH_BUDGET_SHARE: z
+      .string()
+      .trim()
+      .regex(/^(0(\.\d+)?|1(\.0+)?)$/, "must be a number from 0 to 1, such as 0.5")
+      .transform(Number)
+      .default(0.5),
+    // The refresh cadence by age since first tracked: every 60 minutes for 24 hours, daily until day 30, weekly after.
+    REFRESH_YOUNG_HOURS: int(24, 1),
+    REFRESH_YOUNG_EVERY_MINUTES: int(60, 1),
+    REFRESH_MIDDLE_DAYS: int(30, 1),
+    REFRESH_MIDDLE_EVERY_HOURS: int(24, 1),
+    REFRESH_OLD_EVERY_HOURS: int(168, 1),
+    REFRESH_POLL_MS: int(5_000, 100),
+    REFRESH_CONCURRENCY: int(16, 1),
+    // Hourly history points are kept this many days; after that, the last point of each day.
+    HISTORY_HOURLY_DAYS: int(30, 1),
+    // Sitemaps and feeds on loopback and private addresses: for tests and closed networks only.
+    SITEMAP_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
     BULK_CONCURRENCY: int(64, 1),
     BULK_RETENTION_DAYS: int(7, 1),
     // 10,000 URLs (the dedicated batch limit) of up to 2,048 characters fit.

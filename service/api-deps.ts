@@ -4,6 +4,7 @@ import type { QuotaClock } from "../lib/quota/clock.ts";
 import type { QuotaCounter } from "./quota/counter.ts";
 import type { QueuedBulkUrl } from "../lib/store/bulk.ts";
 import type { Store } from "../lib/store/store.ts";
+import type { HistoryRecorder } from "./history/recorder.ts";
 
 /** What the API's routes are built from; one instance per process. */
 export interface ApiDeps {
@@ -17,6 +18,10 @@ export interface ApiDeps {
   /** A bulk job's URLs were stored: hand them to the workers. Never throws (workers also find stored jobs themselves). */
   bulkSubmitted: (urls: readonly QueuedBulkUrl[]) => Promise<void>;
   limits: { maxBodyBytes: number; maxCustomTtlSeconds: number };
+  /** Writes which URLs accounts asked about (and ids of URLs). */
+  history: HistoryRecorder;
+  /** URLs were tracked: the scheduler in this process (if any) looks for due URLs now. */
+  trackedAdded: () => void;
   /** Networks are the sandbox: every count answer says so. */
   sandbox: boolean;
 }

@@ -20,12 +20,17 @@ import type { QueuedBulkUrl } from "../lib/store/bulk.ts";
 import { openStore } from "../lib/store/open.ts";
 import type { Store } from "../lib/store/store.ts";
 import { AccountCache } from "./accounts/account-cache.ts";
+import { HistoryRecorder } from "./history/recorder.ts";
+import { RefreshScheduler } from "./tracking/scheduler.ts";
+import type { Cadence } from "../lib/history/cadence.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
 
 export interface ServiceRuntime {
   routes: ApiRoutes;
   worker: { start(): void; stop(): Promise<void> } | null;
+  /** Refreshes tracked URLs when due (wherever the bulk worker runs). */
+  scheduler: RefreshScheduler | null;
   sandbox: Sandbox | null;
   store: Store;
   /** Throws unless every backing service (database, and Redis when used) answers: the health check. */
@@ -35,8 +40,10 @@ export interface ServiceRuntime {
 }
 
 export interface RuntimeOptions {
-  /** Run a bulk worker in this process (default true). */
+  /** Run a bulk worker and the refresh scheduler in this process (default true). */
   worker?: boolean;
+  /** The clock of the refresh schedule and the history (tests move it). */
+  now?: () => number;
 }
 
 /**
@@ -54,12 +61,20 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
   // With Redis, budgets and backoff are shared: the networks limit the app, not each process.
   // A probe call that never answers (its process died) frees its slot once it would have timed out.
-  const guard = (network: string, budgets: Pick<GuardOptions, "perUrlPerHour" | "appPerHour"> = {}) =>
+  const guard = (network: string, budgets: Pick<GuardOptions, "perUrlPerHour" | "appPerHour">) =>
     new NetworkGuard(redis ? { kind: "redis", redis, prefix: `${env.REDIS_PREFIX}:guard:${network}` } : { kind: "memory" }, {
       network,
       probeTimeoutMs: env.NETWORK_TIMEOUT_MS + 5_000,
+      refreshShare: env.REFRESH_BUDGET_SHARE,
       ...budgets,
     });
+  const now = options.now ?? Date.now;
+  const recorder = new HistoryRecorder(store.history);
+  const guards = {
+    Facebook: guard("facebook", { perUrlPerHour: env.FACEBOOK_CALLS_PER_URL_PER_HOUR, appPerHour: env.FACEBOOK_APP_CALLS_PER_HOUR }),
+    // Pinterest publishes no limit; it still gets backoff when it answers 429.
+    Pinterest: guard("pinterest", { appPerHour: env.PINTEREST_APP_CALLS_PER_HOUR }),
+  };
   const quota = redis ? new RedisQuotaCounter(redis, store.usage, store.bulk, env.REDIS_PREFIX) : storeQuotaCounter(store.usage, store.bulk);
   const counts = new CountService({
     knownCounts: store.counts,
@@ -68,6 +83,8 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       : memoryCountCache(env.COUNT_CACHE_MAX_URLS),
     defaultTtlSeconds: env.COUNT_CACHE_TTL_SECONDS,
     staleMaxAgeSeconds: env.STALE_MAX_AGE_SECONDS,
+    observations: recorder.observe,
+    now,
     networks: {
       Facebook: {
         adapter: createFacebookAdapter({
@@ -75,23 +92,36 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
           accessToken: sandbox ? "sandbox|sandbox" : (env.FACEBOOK_ACCESS_TOKEN ?? ""),
           timeoutMs: env.NETWORK_TIMEOUT_MS,
         }),
-        guard: guard("facebook", {
-          perUrlPerHour: env.FACEBOOK_CALLS_PER_URL_PER_HOUR,
-          appPerHour: env.FACEBOOK_APP_CALLS_PER_HOUR,
-        }),
+        guard: guards.Facebook,
       },
       Pinterest: {
         adapter: createPinterestAdapter({
           countUrl: sandbox ? sandbox.pinterestCountUrl : env.PINTEREST_COUNT_URL,
           timeoutMs: env.NETWORK_TIMEOUT_MS,
         }),
-        // Pinterest publishes no limit; it still gets backoff when it answers 429.
-        guard: guard("pinterest"),
+        guard: guards.Pinterest,
       },
     },
   });
   const countDeps = { store, counts, clock, quota, plans: new AccountCache<PlanLimits>(store.accounts, 10_000) };
   const bulk = env.REDIS_URL ? queueBulk(env, options, countDeps) : pollingBulk(env, options, countDeps);
+  const scheduler =
+    options.worker === false
+      ? null
+      : new RefreshScheduler({
+          tracked: store.tracked,
+          history: store.history,
+          recorder,
+          counts,
+          cadence: cadenceOf(env),
+          now,
+          capacity: async () => Math.max(...(await Promise.all(Object.values(guards).map((g) => g.refreshesLeft())))),
+          batch: 500,
+          concurrency: env.REFRESH_CONCURRENCY,
+          leaseMs: 5 * 60_000,
+          pollMs: env.REFRESH_POLL_MS,
+          hourlyDays: env.HISTORY_HOURLY_DAYS,
+        });
   const ping = async () => {
     await store.ping();
     await redis?.ping();
@@ -104,17 +134,22 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     quota,
     ping,
     bulkSubmitted: bulk.submitted,
+    history: recorder,
+    trackedAdded: () => scheduler?.notify(),
     limits: { maxBodyBytes: env.BULK_MAX_BODY_BYTES, maxCustomTtlSeconds: MAX_CUSTOM_TTL_SECONDS },
     sandbox: sandbox !== null,
   });
   bulk.worker?.start();
+  scheduler?.start();
   return {
     routes,
     worker: bulk.worker,
+    scheduler,
     sandbox,
     store,
     ping,
     async close() {
+      await scheduler?.stop();
       await bulk.worker?.stop();
       await bulk.close();
       if (redis) await closeRedis(redis);
@@ -173,5 +208,16 @@ function queueBulk(env: Env, options: RuntimeOptions, deps: BulkCountDeps) {
       await closeRedis(queueConnection);
       if (workerConnection) await closeRedis(workerConnection);
     },
+  };
+}
+
+function cadenceOf(env: Env): Cadence {
+  const HOUR = 3_600_000;
+  return {
+    youngForMs: env.REFRESH_YOUNG_HOURS * HOUR,
+    youngEveryMs: env.REFRESH_YOUNG_EVERY_MINUTES * 60_000,
+    middleForMs: env.REFRESH_MIDDLE_DAYS * 24 * HOUR,
+    middleEveryMs: env.REFRESH_MIDDLE_EVERY_HOURS * HOUR,
+    oldEveryMs: env.REFRESH_OLD_EVERY_HOURS * HOUR,
   };
 }

@@ -74,3 +74,6 @@ export function changeBetween(before: ObservedValues, now: ObservedValues): numb
   }
   return change;
 }
+
+/** Every network a lookup holds a value for, fresh or stale: what a tracked URL's latest counts show. */
+export const knownValues = (counts: StoredCounts): ObservedValues => freshValues(counts, []);

@@ -1,5 +1,6 @@
 import type { KnownCountStore } from "../../lib/store/counts.ts";
-import type { NetworkGuard } from "../networks/guard.ts";
+import { freshValues, isEmpty, type ObservedValues } from "../../lib/history/observed.ts";
+import type { CallPurpose, NetworkGuard } from "../networks/guard.ts";
 import type { NetworkName, NetworkValues } from "../../lib/counts/values.ts";
 import type { NetworkAdapter, NetworkOutcome } from "../networks/types.ts";
 import type { CacheEntry, CountCache } from "./cache.ts";
@@ -28,12 +29,24 @@ export interface Network<N extends NetworkName = NetworkName> {
   guard: NetworkGuard;
 }
 
+/** Where every fresh answer of the networks goes: the URL's count history. */
+export type ObservationSink = (url: string, at: number, values: ObservedValues) => Promise<void>;
+
+/** A scheduled refresh's answer: `called` counts the networks actually asked (0: the budget allowed none). */
+export interface RefreshResult {
+  counts: CacheEntry["counts"];
+  fetchedAt: number;
+  called: number;
+}
+
 export interface CountServiceOptions {
   knownCounts: KnownCountStore;
   cache: CountCache;
   networks: { Facebook: Network<"Facebook">; Pinterest: Network<"Pinterest"> };
   defaultTtlSeconds: number;
   staleMaxAgeSeconds: number;
+  /** Records what the networks answered fresh (not stale answers, not failures). */
+  observations?: ObservationSink;
   /** A degraded answer (a network failed) is cached at most this long, so counts recover quickly. */
   degradedTtlSeconds?: number;
   now?: () => number;
@@ -68,31 +81,47 @@ export class CountService {
     return fetched.degraded ? Math.min(ttl, this.options.degradedTtlSeconds ?? 60) : ttl;
   }
 
+  /**
+   * A scheduled refresh: the networks are asked within the refresh share of their budgets, and a fresh
+   * answer replaces the cached one (live queries get it too). Never spends an account's quota.
+   */
+  async refresh(url: string): Promise<RefreshResult> {
+    const { fetched, called } = await this.fetchAll(url, "refresh");
+    const entry: CacheEntry = { ...fetched, expiresAt: fetched.fetchedAt + this.cacheSeconds(fetched, this.options.defaultTtlSeconds) * 1000 };
+    if (called > 0) await this.options.cache.set(url, entry);
+    return { counts: fetched.counts, fetchedAt: fetched.fetchedAt, called };
+  }
+
   private fetchShared(url: string): Promise<Fetched> {
     let pending = this.inFlight.get(url);
     if (!pending) {
-      pending = this.fetchAll(url).finally(() => this.inFlight.delete(url));
+      pending = this.fetchAll(url, "live")
+        .then((result) => result.fetched)
+        .finally(() => this.inFlight.delete(url));
       this.inFlight.set(url, pending);
     }
     return pending;
   }
 
-  private async fetchAll(url: string): Promise<Fetched> {
+  private async fetchAll(url: string, purpose: CallPurpose): Promise<{ fetched: Fetched; called: number }> {
     const { Facebook, Pinterest } = this.options.networks;
-    const [facebook, pinterest] = await Promise.all([this.fetchOne(url, Facebook), this.fetchOne(url, Pinterest)]);
+    const [facebook, pinterest] = await Promise.all([this.fetchOne(url, Facebook, purpose), this.fetchOne(url, Pinterest, purpose)]);
     const stale = [facebook, pinterest].flatMap((r) => (r.stale ? [r.stale] : []));
-    return {
+    const fetched: Fetched = {
       counts: { Facebook: facebook.value, Pinterest: pinterest.value },
       fetchedAt: this.now(),
       stale,
       sandbox: facebook.sandbox || pinterest.sandbox,
       degraded: !facebook.fresh || !pinterest.fresh,
     };
+    const fresh = freshValues(fetched.counts, stale.map((s) => s.network));
+    if (this.options.observations && !isEmpty(fresh)) await this.options.observations(url, fetched.fetchedAt, fresh);
+    return { fetched, called: Number(facebook.called) + Number(pinterest.called) };
   }
 
-  private async fetchOne<N extends NetworkName>(url: string, network: Network<N>) {
+  private async fetchOne<N extends NetworkName>(url: string, network: Network<N>, purpose: CallPurpose) {
     const name = network.adapter.name;
-    const admission = await network.guard.admit(url);
+    const admission = await network.guard.admit(url, purpose);
     const outcome: NetworkOutcome<NetworkValues[N]> =
       admission.refusal !== null
         ? { ok: false, failure: "throttled", detail: admission.refusal, sandbox: false }
@@ -103,7 +132,7 @@ export class CountService {
     const { knownCounts } = this.options;
     if (outcome.ok) {
       await knownCounts.save(url, name, outcome.value, this.now());
-      return { value: outcome.value, fresh: true, stale: null, sandbox: outcome.sandbox };
+      return { value: outcome.value, fresh: true, stale: null, sandbox: outcome.sandbox, called: true };
     }
     const known = await knownCounts.get(url, name);
     const ageSeconds = known ? Math.floor((this.now() - known.fetchedAt) / 1000) : Infinity;
@@ -113,8 +142,9 @@ export class CountService {
         fresh: false,
         stale: { network: name, ageSeconds },
         sandbox: outcome.sandbox,
+        called: admission.refusal === null,
       };
     }
-    return { value: null, fresh: false, stale: null, sandbox: outcome.sandbox };
+    return { value: null, fresh: false, stale: null, sandbox: outcome.sandbox, called: admission.refusal === null };
   }
 }

@@ -11,16 +11,20 @@ export interface CountedUrl {
   remaining: number;
 }
 
+type QueryDeps = Pick<ApiDeps, "counts" | "quota" | "clock" | "history">;
+
 /**
- * One single-URL query of an account: within its whitelist, paid from today's quota before the networks
- * are asked, and given back when no answer comes.
+ * One query of an account about one URL (whatever it then asks the networks): within its whitelist, paid
+ * from today's quota before the networks are asked, given back when no answer comes, and remembered as a
+ * URL the account asked about (whose history it may read).
  */
-export async function countUrl(
-  deps: Pick<ApiDeps, "counts" | "quota" | "clock">,
+export async function paidQuery<T>(
+  deps: QueryDeps,
   account: AccountContext,
-  target: { host: string; normalized: string; ttl: number | undefined },
+  target: { host: string; normalized: string },
   version: ApiVersion,
-): Promise<CountedUrl> {
+  work: () => Promise<T>,
+): Promise<{ result: T; remaining: number }> {
   if (account.whitelist.enabled && !hostAllowed(target.host, account.whitelist.domains)) {
     throw apiErrors.domainNotWhitelisted(target.host);
   }
@@ -28,10 +32,24 @@ export async function countUrl(
   const { dailyQuota } = account.plan;
   const used = await deps.quota.reserve(account.id, day, dailyQuota);
   if (used === null) throw apiErrors.quotaExceeded(version, dailyQuota, resetsAt, deps.clock.timeZone);
+  let result: T;
   try {
-    return { lookup: await deps.counts.lookup(target.normalized, target.ttl), remaining: Math.max(0, dailyQuota - used) };
+    result = await work();
   } catch (error) {
     await deps.quota.release(account.id, day);
     throw error;
   }
+  await deps.history.noteQueried(account.id, [target.normalized], deps.clock.now());
+  return { result, remaining: Math.max(0, dailyQuota - used) };
+}
+
+/** A v1 single-URL query. */
+export async function countUrl(
+  deps: QueryDeps,
+  account: AccountContext,
+  target: { host: string; normalized: string; ttl: number | undefined },
+  version: ApiVersion,
+): Promise<CountedUrl> {
+  const { result, remaining } = await paidQuery(deps, account, target, version, () => deps.counts.lookup(target.normalized, target.ttl));
+  return { lookup: result, remaining };
 }

@@ -29,8 +29,8 @@ export function parsedTarget(target: string): string {
   return new URL(`http://h${target}`).href.slice("http://h".length);
 }
 
-/** Versioned paths, the legacy `/url` and `/bulk`, and the original service's account paths at the root. */
-const API_PATH = /^\/(?:v1\.[01](?:\/.*)?|url|bulk|quota|get_quota|usage|domain_whitelist|status)$/;
+/** Versioned paths (v1.0, v1.1, v2), the legacy `/url` and `/bulk`, and the original service's account paths at the root. */
+const API_PATH = /^\/(?:v1\.[01](?:\/.*)?|v2(?:\/.*)?|url|bulk|quota|get_quota|usage|domain_whitelist|status)$/;
 /** The original service's root form, still sent by older clients: `/?url=…&apikey=…`. */
 const ROOT_API_QUERY = /(?:^|&)(?:url|apikey|apiKey)=/;
 

@@ -9,6 +9,16 @@ import { sendError, toResponse } from "./respond.ts";
 import { domainWhitelistHandler, quotaHandler, statusHandler, usageHandler } from "../routes/account.ts";
 import { retrieveBulkHandler, submitBulkHandler } from "../routes/bulk.ts";
 import { countsHandler } from "../routes/counts.ts";
+import {
+  v2CountsHandler,
+  v2HistoryCsvHandler,
+  v2HistoryHandler,
+  v2TrackedListHandler,
+  v2TrackHandler,
+  v2UntrackHandler,
+} from "../routes/v2.ts";
+import { openApiDocument } from "../openapi/document.ts";
+import { sendJson } from "./respond.ts";
 
 type HonoApp = Hono<{ Bindings: HttpBindings }>;
 
@@ -50,10 +60,11 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   });
 
   // A POST handler reads its body itself, as a stream bounded by BULK_MAX_BODY_BYTES (see bulk/body/read-body.ts).
-  const route = (path: string, handlers: { GET?: Endpoint; POST?: Endpoint }) => {
+  const route = (path: string, handlers: { GET?: Endpoint; POST?: Endpoint; DELETE?: Endpoint }) => {
     const allow = Object.keys(handlers).join(", ");
     if (handlers.GET) app.get(path, viaHono(handlers.GET));
     if (handlers.POST) app.post(path, viaHono(handlers.POST));
+    if (handlers.DELETE) app.delete(path, viaHono(handlers.DELETE));
     app.all(path, () => toResponse(sendError(apiErrors.methodNotAllowed(allow))));
   };
 
@@ -72,6 +83,12 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   route("/usage", { GET: usageHandler(deps) });
   route("/domain_whitelist", { GET: domainWhitelistHandler(deps) });
   route("/status", { GET: statusHandler(deps) });
+
+  route("/v2/counts", { GET: v2CountsHandler(deps) });
+  route("/v2/tracked", { GET: v2TrackedListHandler(deps), POST: v2TrackHandler(deps), DELETE: v2UntrackHandler(deps) });
+  route("/v2/history", { GET: v2HistoryHandler(deps) });
+  route("/v2/history.csv", { GET: v2HistoryCsvHandler(deps) });
+  route("/v2/openapi.json", { GET: async () => sendJson(200, openApiDocument()) });
 
   app.notFound(() => toResponse(sendError(apiErrors.notFound())));
   app.onError((error) => toResponse(sendError(toApiError(error))));

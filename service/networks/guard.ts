@@ -8,6 +8,11 @@ export interface GuardOptions {
   perUrlPerHour?: number;
   /** Calls allowed per hour for the whole app. */
   appPerHour?: number;
+  /**
+   * The share of `appPerHour` scheduled refreshes may take (0 to 1): they never take more, so live queries
+   * keep working while the schedule is behind.
+   */
+  refreshShare?: number;
   /** The network's name in the state-change log lines, e.g. "facebook". */
   network: string;
   /**
@@ -31,6 +36,9 @@ export type GuardState = { kind: "memory" } | { kind: "redis"; redis: Redis; pre
 
 /** What the guard needs of an answer: whether it was good, and if not, why (and the network's error code). */
 export type NetworkRecord = { ok: true } | { ok: false; failure: NetworkFailure; code?: number; detail?: string };
+
+/** Who a call is for: a user's query (live), or a scheduled refresh, which only gets its share of the budget. */
+export type CallPurpose = "live" | "refresh";
 
 /** A call may be made now (with its ticket), or not, and why. */
 export type Admission = { refusal: null; ticket: GuardTicket } | { refusal: string };
@@ -72,8 +80,10 @@ const logLine = (line: NetworkStateLine) => (line.state === "recovered" ? consol
 export class NetworkGuard {
   private readonly perUrl: RateLimiterAbstract | null;
   private readonly app: RateLimiterAbstract | null;
+  private readonly refresh: RateLimiterAbstract | null;
   private readonly backoff: Backoff;
   private readonly network: string;
+  private readonly refreshPoints: number;
   private readonly probeTimeoutMs: number;
   private readonly now: () => number;
   private readonly log: (line: NetworkStateLine) => void;
@@ -88,6 +98,9 @@ export class NetworkGuard {
     };
     this.perUrl = limiter("url", options.perUrlPerHour);
     this.app = limiter("app", options.appPerHour);
+    // Without an app budget there is nothing to take a share of: refreshes are then only paced by backoff.
+    this.refreshPoints = options.appPerHour ? Math.floor(options.appPerHour * (options.refreshShare ?? 1)) : Infinity;
+    this.refresh = Number.isFinite(this.refreshPoints) && this.refreshPoints > 0 ? limiter("refresh", this.refreshPoints) : null;
     this.backoff = state.kind === "redis" ? new RedisBackoff(state.redis, `${state.prefix}:backoff`) : new MemoryBackoff();
     this.network = options.network;
     this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
@@ -99,7 +112,7 @@ export class NetworkGuard {
    * Whether the network may be called for this URL now: a ticket to hand back to `record` with the answer
    * (the call is then budgeted), or why not.
    */
-  async admit(url: string): Promise<Admission> {
+  async admit(url: string, purpose: CallPurpose = "live"): Promise<Admission> {
     const gate = await this.backoff.admit(this.now(), this.probeTimeoutMs);
     if ("waitMs" in gate) {
       return {
@@ -109,7 +122,9 @@ export class NetworkGuard {
       };
     }
     const refusal =
-      this.perUrl && !(await taken(this.perUrl, url))
+      purpose === "refresh" && this.refreshPoints !== Infinity && !(this.refresh && (await taken(this.refresh, "refresh")))
+        ? "refresh share of the budget used up"
+        : this.perUrl && !(await taken(this.perUrl, url))
         ? "per-URL budget used up"
         : this.app && !(await taken(this.app, "app"))
           ? "app-wide budget used up"
@@ -118,6 +133,14 @@ export class NetworkGuard {
     // No call is made: a probe slot taken for it goes to the next call.
     if (gate.probe) await this.backoff.record(gate, "other", this.now(), 0, 0);
     return { refusal };
+  }
+
+  /** How many refresh calls the budget still allows this hour (Infinity when the network has no budget). */
+  async refreshesLeft(): Promise<number> {
+    if (this.refreshPoints === Infinity) return Infinity;
+    if (!this.refresh) return 0;
+    const used = await this.refresh.get("refresh");
+    return Math.max(0, this.refreshPoints - (used?.consumedPoints ?? 0));
   }
 
   /** The answer to a call `admit` let through. */

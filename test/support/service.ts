@@ -9,7 +9,7 @@ import { KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
 import { parseEnv, type Env } from "../../lib/env.ts";
 import { apiListener } from "../../service/http/api-listener.ts";
 import { createHttpServer } from "../../service/http/front-door.ts";
-import { startRuntime, type ServiceRuntime } from "../../service/wiring.ts";
+import { startRuntime, type RuntimeOptions, type ServiceRuntime } from "../../service/wiring.ts";
 import type { SandboxKnobs, SandboxStats } from "../../service/sandbox/control.ts";
 import { createScratchDatabase } from "./postgres.ts";
 import { dropRedisPrefix, REDIS_TEST_URL, testRedisPrefix } from "./redis.ts";
@@ -57,7 +57,7 @@ export type TestService = Awaited<ReturnType<typeof startTestService>>;
  * The real service (store, count service, worker, sandbox upstream) on an ephemeral port, with its own
  * database; `overrides` are environment variables as an operator would set them.
  */
-export async function startTestService(overrides: Record<string, string> = {}, options: { worker?: boolean } = {}) {
+export async function startTestService(overrides: Record<string, string> = {}, options: RuntimeOptions = {}) {
   const database = await testDatabase();
   const env: Env = parseEnv({
     DATABASE_URL: database.url,

@@ -1,0 +1,93 @@
+import { createDocumentFetcher, type DocumentFetcher } from "./fetch-document.ts";
+import { documentAt, ImportError } from "./import-error.ts";
+import type { SourceLimits } from "./source-limits.ts";
+import { UrlList } from "./url-list.ts";
+import { readXml, type XmlReader } from "./xml-stream.ts";
+
+/**
+ * The item URLs of an RSS 2.0, RSS 1.0 (RDF) or Atom feed, de-duplicated in document order, at most
+ * `maxUrls` (then `truncated`).
+ *
+ * - RSS: each `<item>`'s first non-empty `<link>`, else its `<guid>` when that is a permalink
+ *   (`isPermaLink` absent or "true", the RSS 2.0 default). Taken as written.
+ * - Atom: each `<entry>`'s `<link href>` whose `rel` is absent or "alternate", resolved against `xml:base`
+ *   and the feed's URL (after redirects).
+ */
+export async function readFeed(url: string, limits: SourceLimits, signal?: AbortSignal): Promise<{ urls: string[]; truncated: boolean }> {
+  return readFeedWith(createDocumentFetcher(limits), url, limits, signal);
+}
+
+/** readFeed on a given fetcher (tests pass one with seams); closes it. */
+export async function readFeedWith(fetcher: DocumentFetcher, url: string, limits: SourceLimits, signal?: AbortSignal) {
+  const found = new UrlList(limits.maxUrls);
+  try {
+    await fetcher.read(url, "feed", (document) => readXml(document.chunks, feedReader(found, url, document.url), documentAt("feed", url)), signal);
+    return { urls: found.urls, truncated: found.truncated };
+  } finally {
+    await fetcher.close();
+  }
+}
+
+type Format = "rss" | "rdf" | "atom";
+const ROOTS: Record<string, Format> = { rss: "rss", RDF: "rdf", feed: "atom" };
+/** Where a format's items sit: `<rss><channel><item>`, `<rdf:RDF><item>`, `<feed><entry>`. */
+const ITEM_PATHS: Record<Format, readonly string[]> = { rss: ["rss", "channel", "item"], rdf: ["RDF", "item"], atom: ["feed", "entry"] };
+const ALTERNATE = new Set(["alternate", "http://www.iana.org/assignments/relation/alternate"]);
+
+function feedReader(found: UrlList, requested: string, documentUrl: string): XmlReader {
+  let format: Format | undefined;
+  let itemPath: readonly string[] = [];
+  /** The base URL in force at each open element (Atom's xml:base). */
+  const bases: string[] = [];
+  /** The RSS item being read: its link and permalink guid so far, and the text of the one open. */
+  let item: { link?: string; guid?: string } | undefined;
+  let capture: { into: "link" | "guid"; text: string } | undefined;
+
+  const inItem = (path: readonly string[]) => path.length === itemPath.length && itemPath.every((name, i) => path[i] === name);
+
+  return {
+    open(name, attributes, path) {
+      const parentBase = bases.at(-1) ?? documentUrl;
+      bases.push(attributes["xml:base"] ? resolvedOr(attributes["xml:base"].trim(), parentBase, parentBase) : parentBase);
+      if (path.length === 1) {
+        format = ROOTS[name];
+        if (!format) throw new ImportError(`The document at ${requested} is not an RSS or Atom feed: its root element is <${name}>, where a feed has <rss>, <rdf:RDF> or <feed>.`);
+        itemPath = ITEM_PATHS[format];
+      } else if (format === "atom") {
+        if (name === "link" && inItem(path.slice(0, -1)) && attributes.href && ALTERNATE.has((attributes.rel ?? "alternate").trim())) {
+          found.add(resolvedOr(attributes.href.trim(), bases.at(-1)!, attributes.href));
+        }
+      } else if (inItem(path)) {
+        item = {};
+      } else if (item && inItem(path.slice(0, -1))) {
+        if (name === "link") capture = { into: "link", text: "" };
+        else if (name === "guid" && (attributes.isPermaLink ?? "true").trim().toLowerCase() === "true") capture = { into: "guid", text: "" };
+      }
+    },
+    text(text) {
+      if (capture) capture.text += text;
+    },
+    close(_name, path) {
+      bases.pop();
+      if (!item) return;
+      if (capture && path.length === itemPath.length + 1) {
+        const text = capture.text.trim();
+        if (text !== "") item[capture.into] ??= text;
+        capture = undefined;
+      } else if (inItem(path)) {
+        found.add(item.link ?? item.guid ?? "");
+        item = undefined;
+      }
+    },
+    done: () => found.truncated,
+  };
+}
+
+/** `href` resolved against `base`, or `fallback` when it cannot be (the caller validates what it imports). */
+function resolvedOr(href: string, base: string, fallback: string): string {
+  try {
+    return new URL(href, base).href;
+  } catch {
+    return fallback;
+  }
+}

@@ -1,0 +1,148 @@
+import { gzipSync } from "node:zlib";
+import { afterEach, describe, expect, it } from "vitest";
+import { createDocumentFetcher } from "./fetch-document.ts";
+import { readSitemap, readSitemapWith } from "./read-sitemap.ts";
+import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from "./source-limits.ts";
+import { importError, redirect, sitemapIndex, startTestServer, urlset, xml, type Route, type TestServer } from "./test-server.ts";
+
+const LIMITS: SourceLimits = { ...DEFAULT_SOURCE_LIMITS, allowPrivateHosts: true, timeoutMs: 2000 };
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+const serve = async (routes: Record<string, Route>, host?: string) => {
+  const server = await startTestServer(routes, host);
+  servers.push(server);
+  return server;
+};
+const read = (url: string, limits: Partial<SourceLimits> = {}) => readSitemap(url, { ...LIMITS, ...limits });
+
+describe("readSitemap", () => {
+  it("reads a urlset: trimmed, entities decoded, each URL once, other <loc>s ignored", async () => {
+    const server = await serve({
+      "/sitemap.xml": xml(`<?xml version="1.0" encoding="UTF-8"?>
+<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+  <sm:url>
+    <sm:loc>
+      https://example.com/a?x=1&amp;y=2
+    </sm:loc>
+    <sm:lastmod>2026-01-01</sm:lastmod>
+    <image:image><image:loc>https://example.com/photo.jpg</image:loc></image:image>
+  </sm:url>
+  <sm:url><sm:loc><![CDATA[https://example.com/b]]></sm:loc></sm:url>
+  <sm:url><sm:loc>https://example.com/a?x=1&amp;y=2</sm:loc></sm:url>
+  <sm:url><sm:loc>https://example.com/&#233;t&#xE9;</sm:loc></sm:url>
+  <sm:url><sm:loc>   </sm:loc></sm:url>
+</sm:urlset>`),
+    });
+    expect(await read(server.url("/sitemap.xml"))).toEqual({
+      urls: ["https://example.com/a?x=1&y=2", "https://example.com/b", "https://example.com/été"],
+      files: 1,
+      truncated: false,
+    });
+  });
+
+  it("follows nested indexes depth first, reading gzipped and relative entries", async () => {
+    const server = await serve({
+      "/index.xml": xml(sitemapIndex(["/nested.xml", "/c.xml"])),
+      "/nested.xml": (request, response) => xml(sitemapIndex([`http://${request.headers.host}/a.xml.gz`, "b.xml"]))(request, response),
+      "/a.xml.gz": xml(gzipSync(urlset(["https://example.com/1", "https://example.com/2"])), { type: "application/gzip" }),
+      "/b.xml": xml(urlset(["https://example.com/3", "https://example.com/1"]), { encoding: "gzip" }),
+      "/c.xml": xml(urlset(["https://example.com/4"])),
+    });
+    expect(await read(server.url("/index.xml"))).toEqual({
+      urls: ["https://example.com/1", "https://example.com/2", "https://example.com/3", "https://example.com/4"],
+      files: 5,
+      truncated: false,
+    });
+  });
+
+  it("follows a redirect, resolving relative entries against where the index was found", async () => {
+    const server = await serve({
+      "/old/index.xml": redirect("/new/index.xml", 301),
+      "/new/index.xml": xml(sitemapIndex(["pages.xml"])),
+      "/new/pages.xml": xml(urlset(["https://example.com/moved"])),
+    });
+    expect((await read(server.url("/old/index.xml"))).urls).toEqual(["https://example.com/moved"]);
+  });
+
+  it("reads a sitemap listed twice once, and refuses an index loop", async () => {
+    const server = await serve({
+      "/twice.xml": xml(sitemapIndex(["/left.xml", "/right.xml"])),
+      "/left.xml": xml(sitemapIndex(["/shared.xml"])),
+      "/right.xml": xml(sitemapIndex(["/shared.xml", "/shared.xml#again"])),
+      "/shared.xml": xml(urlset(["https://example.com/shared"])),
+      "/a.xml": xml(sitemapIndex(["/b.xml"])),
+      "/b.xml": xml(sitemapIndex(["/a.xml"])),
+      "/self.xml": xml(sitemapIndex(["/self.xml"])),
+    });
+    expect(await read(server.url("/twice.xml"))).toEqual({ urls: ["https://example.com/shared"], files: 4, truncated: false });
+    expect(server.hits.filter((path) => path === "/shared.xml")).toHaveLength(1);
+
+    await importError(read(server.url("/a.xml")), `The sitemap index at ${server.url("/b.xml")} lists ${server.url("/a.xml")}, an index that leads to it: sitemap indexes must not form a loop.`);
+    await importError(read(server.url("/self.xml")), `The sitemap index at ${server.url("/self.xml")} lists ${server.url("/self.xml")}`);
+  });
+
+  it("reads at most maxFiles files and says the result is truncated", async () => {
+    const children = Array.from({ length: 10 }, (_, i) => `/part-${i}.xml`);
+    const server = await serve({
+      "/index.xml": xml(sitemapIndex(children)),
+      ...Object.fromEntries(children.map((path, i) => [path, xml(urlset([`https://example.com/${i}`]))])),
+    });
+    const result = await read(server.url("/index.xml"), { maxFiles: 4 });
+    expect(result).toEqual({ urls: ["https://example.com/0", "https://example.com/1", "https://example.com/2"], files: 4, truncated: true });
+    expect(server.hits).toHaveLength(4);
+  });
+
+  it("stops at maxUrls without error, reading no further file", async () => {
+    const server = await serve({
+      "/index.xml": xml(sitemapIndex(["/one.xml", "/two.xml"])),
+      "/one.xml": xml(urlset(["https://example.com/1", "https://example.com/2", "https://example.com/3"])),
+      "/two.xml": xml(urlset(["https://example.com/4"])),
+      "/exact.xml": xml(urlset(["https://example.com/1", "https://example.com/2"])),
+    });
+    expect(await read(server.url("/index.xml"), { maxUrls: 2 })).toEqual({ urls: ["https://example.com/1", "https://example.com/2"], files: 2, truncated: true });
+    expect(server.hits).not.toContain("/two.xml");
+    expect(await read(server.url("/exact.xml"), { maxUrls: 2 })).toMatchObject({ truncated: false });
+  });
+
+  it("refuses a file with more than maxUrlsPerFile URLs, naming it", async () => {
+    const urls = Array.from({ length: 6 }, (_, i) => `https://example.com/${i}`);
+    const server = await serve({ "/index.xml": xml(sitemapIndex(["/big.xml"])), "/big.xml": xml(urlset(urls)), "/five.xml": xml(urlset(urls.slice(1))) });
+    await importError(read(server.url("/index.xml"), { maxUrlsPerFile: 5 }), `The sitemap at ${server.url("/big.xml")} lists more than 5 URLs, the most one sitemap file may hold.`);
+    expect((await read(server.url("/five.xml"), { maxUrlsPerFile: 5 })).urls).toHaveLength(5);
+  });
+
+  it("says where XML is not well-formed, and what is not a sitemap", async () => {
+    const server = await serve({
+      "/broken.xml": xml(`<?xml version="1.0"?>\n<urlset>\n  <url><loc>https://example.com/</url>\n</urlset>`),
+      "/empty.xml": xml(""),
+      "/page.html": xml("<!DOCTYPE html>\n<html><body>Hello</body></html>", { type: "text/html" }),
+      "/feed.xml": xml(`<rss version="2.0"><channel/></rss>`),
+    });
+    await importError(read(server.url("/broken.xml")), `The sitemap at ${server.url("/broken.xml")} is not well-formed XML (line 3, column 38: unexpected close tag).`);
+    await importError(read(server.url("/empty.xml")), `The sitemap at ${server.url("/empty.xml")} is empty.`);
+    await importError(read(server.url("/page.html")), `The document at ${server.url("/page.html")} is not a sitemap: its root element is <html>, where a sitemap has <urlset> or <sitemapindex>.`);
+    await importError(read(server.url("/feed.xml")), "is not a sitemap: its root element is <rss>");
+  });
+
+  it("does not expand entities a DOCTYPE defines (billion laughs)", async () => {
+    const entities = Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`).join("\n");
+    const bomb = `<?xml version="1.0"?>\n<!DOCTYPE urlset [\n<!ENTITY lol0 "lol">\n${entities}\n]>\n<urlset><url><loc>https://example.com/&lol9;</loc></url></urlset>`;
+    const server = await serve({ "/lol.xml": xml(bomb) });
+    await importError(read(server.url("/lol.xml")), "is not well-formed XML (line 14, column", "undefined entity");
+  });
+
+  it("passes every listed sitemap through the guard", async () => {
+    const inside = await serve({ "/private.xml": xml(urlset(["https://example.com/secret"])) });
+    const outside = await serve({ "/index.xml": xml(sitemapIndex([inside.url("/private.xml")])) }, "127.0.0.2");
+    const limits = { ...LIMITS, allowPrivateHosts: false };
+    await importError(
+      readSitemapWith(createDocumentFetcher(limits, { alsoPublic: ["127.0.0.2"] }), outside.url("/index.xml"), limits),
+      `The sitemap at ${inside.url("/private.xml")} cannot be fetched: 127.0.0.1 is a loopback`,
+    );
+    expect(inside.hits).toEqual([]);
+    await importError(read(inside.url("/private.xml"), { allowPrivateHosts: false }), "cannot be fetched: 127.0.0.1 is a loopback");
+  });
+});

@@ -1,0 +1,167 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import {
+  countsAnswerSchema,
+  countsQuerySchema,
+  errorSchema,
+  historyAnswerSchema,
+  historyQuerySchema,
+  trackAnswerSchema,
+  trackBodySchema,
+  trackedListAnswerSchema,
+  trackedListQuerySchema,
+  untrackQuerySchema,
+} from "../v2/schemas.ts";
+import {
+  bulkResultSchema,
+  bulkSubmitAnswerSchema,
+  quotaAnswerSchema,
+  statusAnswerSchema,
+  usageAnswerSchema,
+  v10CountSchema,
+  v11CountSchema,
+  v1CountQuerySchema,
+  whitelistAnswerSchema,
+} from "./v1-schemas.ts";
+
+/**
+ * The OpenAPI 3.1 document of v1.0, v1.1 and v2, generated from the zod schemas the routes validate with
+ * (v2) and the contract tests check answers against (v1). Built once per process.
+ */
+
+const json = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
+const errors = {
+  400: json(errorSchema, "A parameter or the body is not valid"),
+  401: json(errorSchema, "The API key is missing or not valid"),
+  403: json(errorSchema, "The plan or the quota does not allow this"),
+  503: json(errorSchema, "The service's database (or Redis) cannot answer right now"),
+};
+const keyQuery = z.object({ apikey: z.string() });
+
+function register(registry: OpenAPIRegistry) {
+  const path = (config: RouteConfig) => registry.registerPath({ ...config, responses: { ...errors, ...config.responses } });
+  registry.registerComponent("securitySchemes", "apikey", { type: "apiKey", in: "query", name: "apikey" });
+  registry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
+  const v2Security: Record<string, string[]>[] = [{ apikey: [] }, { bearer: [] }];
+
+  for (const [version, schema] of [
+    ["1.0", v10CountSchema],
+    ["1.1", v11CountSchema],
+  ] as const) {
+    const tags = [`v${version}`];
+    path({
+      method: "get",
+      path: `/v${version}/`,
+      tags,
+      summary: "Share counts of one URL (one query of the daily quota)",
+      request: { query: v1CountQuerySchema },
+      responses: { 200: json(schema, "The count object (JSON, or JSONP with callback)") },
+    });
+    path({
+      method: "post",
+      path: `/v${version}/bulk`,
+      tags,
+      summary: "Submit a bulk job: one URL per line in `urls` (form, multipart, text or JSON)",
+      request: { query: keyQuery.partial() },
+      responses: { 200: json(bulkSubmitAnswerSchema, "The job was queued") },
+    });
+    path({
+      method: "get",
+      path: `/v${version}/bulk`,
+      tags,
+      summary: "A bulk job's progress and results",
+      request: { query: keyQuery.extend({ bulk_id: z.string() }) },
+      responses: { 200: json(bulkResultSchema, "The job") },
+    });
+    for (const [route, answer, summary] of [
+      ["quota", quotaAnswerSchema, "Today's quota"],
+      ["usage", usageAnswerSchema, "Queries per day"],
+      ["domain_whitelist", whitelistAnswerSchema, "The domain whitelist"],
+    ] as const) {
+      path({ method: "get", path: `/v${version}/${route}`, tags, summary, request: { query: keyQuery }, responses: { 200: json(answer, summary) } });
+    }
+    path({
+      method: "get",
+      path: `/v${version}/status`,
+      tags,
+      summary: "Whether the service is up (no key)",
+      responses: { 200: json(statusAnswerSchema, "Up"), 503: { description: "Down (no body)" } },
+    });
+  }
+
+  const tags = ["v2"];
+  path({
+    method: "get",
+    path: "/v2/counts",
+    tags,
+    security: v2Security,
+    summary: "Share counts of one URL with each network's status (one query of the daily quota)",
+    request: { query: countsQuerySchema },
+    responses: { 200: json(countsAnswerSchema, "The counts") },
+  });
+  path({
+    method: "post",
+    path: "/v2/tracked",
+    tags,
+    security: v2Security,
+    summary: "Track URLs: refreshed on a schedule, with history (all or none within the plan's limit)",
+    request: { query: keyQuery.partial(), body: { content: { "application/json": { schema: trackBodySchema } } } },
+    responses: { 200: json(trackAnswerSchema, "What was added"), 403: json(errorSchema, "tracked_limit_exceeded: nothing was added") },
+  });
+  path({
+    method: "get",
+    path: "/v2/tracked",
+    tags,
+    security: v2Security,
+    summary: "The account's tracked URLs, sorted, a page at a time (cursor)",
+    request: { query: trackedListQuerySchema },
+    responses: { 200: json(trackedListAnswerSchema, "A page") },
+  });
+  path({
+    method: "delete",
+    path: "/v2/tracked",
+    tags,
+    security: v2Security,
+    summary: "Stop tracking a URL",
+    request: { query: untrackQuerySchema },
+    responses: { 204: { description: "No longer tracked" }, 404: json(errorSchema, "The account does not track this URL") },
+  });
+  path({
+    method: "get",
+    path: "/v2/history",
+    tags,
+    security: v2Security,
+    summary: "A URL's count history (URLs the account tracks or has queried)",
+    request: { query: historyQuerySchema },
+    responses: { 200: json(historyAnswerSchema, "The points"), 404: json(errorSchema, "No history for this URL on this account") },
+  });
+  path({
+    method: "get",
+    path: "/v2/history.csv",
+    tags,
+    security: v2Security,
+    summary: "The same history as CSV",
+    request: { query: historyQuerySchema },
+    responses: { 200: { description: "CSV: t, then each network's numbers (empty: not reported)", content: { "text/csv": { schema: z.string() } } } },
+  });
+}
+
+let document: string | null = null;
+
+/** The document as JSON text. */
+export function openApiDocument(): string {
+  if (document === null) {
+    const registry = new OpenAPIRegistry();
+    register(registry);
+    const generated = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+      openapi: "3.1.0",
+      info: {
+        title: "sharecount API",
+        version: "2.0.0",
+        description: "Share counts of public URLs. v1.0 and v1.1 are wire-compatible with the SharedCount API; v2 adds statuses, tracked URLs and history.",
+      },
+    });
+    document = JSON.stringify(generated);
+  }
+  return document;
+}

@@ -1,0 +1,176 @@
+import type { IncomingMessage } from "node:http";
+import Papa from "papaparse";
+import type { AccountContext } from "../../lib/store/accounts.ts";
+import { parseCountUrl } from "../../lib/urls/count-url.ts";
+import { combine, variantsOf } from "../../lib/history/variants.ts";
+import { knownValues, type ObservedValues } from "../../lib/history/observed.ts";
+import type { HistoryPoint } from "../../lib/store/history.ts";
+import type { ApiDeps } from "../api-deps.ts";
+import { paidQuery } from "../counts/count-url.ts";
+import { endpoint, type Endpoint, type EndpointRequest } from "../http/endpoint.ts";
+import { apiErrors } from "../http/errors.ts";
+import { readJsonBody } from "../http/json-body.ts";
+import { apiKeyParam, type QueryParams } from "../http/query.ts";
+import { noContent, send, type Answer } from "../http/respond.ts";
+import { validQuery } from "../http/validate.ts";
+import { dayRange, readHistory } from "../history/read-history.ts";
+import { decodeCursor, encodeCursor, listTracked, trackUrls, untrackUrl } from "../tracking/track-urls.ts";
+import { lookupNetworks, storedNetworks } from "../v2/network-objects.ts";
+import {
+  countsQuerySchema,
+  historyQuerySchema,
+  trackBodySchema,
+  trackedListQuerySchema,
+  untrackQuerySchema,
+} from "../v2/schemas.ts";
+
+/** JSON bodies of v2 (10,000 URLs of a typical length fit; longer lists go in several requests or a sitemap). */
+const MAX_V2_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The key from `Authorization: Bearer <key>`, else from `apikey`. */
+function v2Key(req: IncomingMessage, params: QueryParams): string | undefined {
+  const header = req.headers.authorization;
+  const bearer = header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+  return bearer ?? apiKeyParam(params);
+}
+
+type V2Handler = (account: AccountContext, request: EndpointRequest) => Promise<Answer>;
+
+/** A v2 endpoint: JSON only (JSONP stays a v1 feature), authenticated by bearer token or `apikey`. */
+function v2Endpoint(deps: ApiDeps, answer: V2Handler): Endpoint {
+  return endpoint("refuse", async (request) => answer(await deps.auth.authenticate(v2Key(request.req, request.params)), request));
+}
+
+const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
+
+/** GET /v2/counts: one query of the daily quota, with each network's status; with variants, their combined counts. */
+export const v2CountsHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account, { params }) => {
+    const query = validQuery(countsQuerySchema, params);
+    const parsed = parseCountUrl(query.url);
+    if (!parsed.ok) throw apiErrors.invalidUrl(parsed.reason);
+    const target = { host: parsed.url.hostname, normalized: parsed.normalized };
+    const forms = query.variants ? variantsOf(parsed.normalized) : [parsed.normalized];
+    const { result: lookups, remaining } = await paidQuery(deps, account, target, "1.1", () =>
+      Promise.all(forms.map((form) => deps.counts.lookup(form))),
+    );
+    const headers = { "X-Quota-Remaining": String(remaining), ...(deps.sandbox ? { "X-Sharecount-Sandbox": "1" } : {}) };
+    const main = lookups[0]!;
+    if (!query.variants) {
+      return send(200, { url: parsed.normalized, fetched_at: iso(main.fetchedAt), networks: lookupNetworks(main.counts, main.stale, query.networks) }, { headers });
+    }
+    const stale = lookups.flatMap((l) => l.stale);
+    const combined = combine(lookups.map((l) => knownValues(l.counts)));
+    return send(
+      200,
+      {
+        url: parsed.normalized,
+        fetched_at: iso(Math.min(...lookups.map((l) => l.fetchedAt))),
+        networks: combinedNetworks(combined, stale, query.networks),
+        variants: forms.map((form, i) => ({ url: form, networks: lookupNetworks(lookups[i]!.counts, lookups[i]!.stale, query.networks) })),
+      },
+      { headers },
+    );
+  });
+
+/** Combined counts are as old as their oldest stale part. */
+function combinedNetworks(combined: ObservedValues, stale: { network: string; ageSeconds: number }[], wanted?: Parameters<typeof lookupNetworks>[2]) {
+  const counts = { Facebook: combined.Facebook ? { ...combined.Facebook, og_object: null } : null, Pinterest: combined.Pinterest ?? null };
+  const oldest = new Map<string, number>();
+  for (const s of stale) oldest.set(s.network, Math.max(oldest.get(s.network) ?? 0, s.ageSeconds));
+  return lookupNetworks(counts, [...oldest].map(([network, ageSeconds]) => ({ network, ageSeconds })), wanted);
+}
+
+/** POST /v2/tracked: `{"urls":[…]}` tracks them now (all or none within the plan's limit). */
+export const v2TrackHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account, { req }) => {
+    const body = await readJsonBody(req, trackBodySchema, MAX_V2_BODY_BYTES);
+    return send(200, await trackUrls(deps, account, body.urls));
+  });
+
+/** GET /v2/tracked: a page of the account's tracked URLs, by a cursor. */
+export const v2TrackedListHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account, { params }) => {
+    const query = validQuery(trackedListQuerySchema, params);
+    const ordering = { sort: query.sort, order: query.order };
+    const after = query.cursor ? decodeCursor(query.cursor, ordering) : undefined;
+    const page = await listTracked(deps, account, { ...ordering, limit: query.limit, after, search: query.q });
+    return send(200, {
+      data: page.rows.map((row) => ({
+        url: row.url,
+        added_at: iso(row.addedAt),
+        last_refreshed_at: iso(row.lastRefreshedAt),
+        next_refresh_at: iso(row.nextRefreshAt),
+        networks: storedNetworks(row.latest),
+        total: row.total,
+        change_7d: row.change7d,
+        change_30d: row.change30d,
+      })),
+      next_cursor: page.next ? encodeCursor(page.next, ordering) : null,
+    });
+  });
+
+/** DELETE /v2/tracked?url=U: 204, or 404 when the account does not track U. */
+export const v2UntrackHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account, { params }) => {
+    await untrackUrl(deps, account, validQuery(untrackQuerySchema, params).url);
+    return noContent(204);
+  });
+
+async function historyOf(deps: ApiDeps, account: AccountContext, params: QueryParams) {
+  const query = validQuery(historyQuerySchema, params);
+  const range = dayRange(deps.clock.now(), query.from, query.to);
+  return { interval: query.interval, ...(await readHistory(deps, account, query.url, range, query.interval)) };
+}
+
+/** GET /v2/history: the URL's points, hourly or daily. */
+export const v2HistoryHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account, { params }) => {
+    const history = await historyOf(deps, account, params);
+    return send(200, {
+      url: history.url,
+      interval: history.interval,
+      points: history.points.map((point) => ({ t: iso(point.at), networks: storedNetworks(point.values) })),
+    });
+  });
+
+const CSV_COLUMNS = [
+  "t",
+  "facebook_total_count",
+  "facebook_comment_count",
+  "facebook_reaction_count",
+  "facebook_share_count",
+  "facebook_comment_plugin_count",
+  "pinterest_count",
+];
+
+/** A point as a CSV row: an empty cell is a network that did not report then (never 0). */
+function csvRow(point: HistoryPoint) {
+  const f = point.values.Facebook;
+  return [
+    new Date(point.at).toISOString(),
+    f?.total_count ?? "",
+    f?.comment_count ?? "",
+    f?.reaction_count ?? "",
+    f?.share_count ?? "",
+    f?.comment_plugin_count ?? "",
+    point.values.Pinterest ?? "",
+  ];
+}
+
+/** GET /v2/history.csv: the same points as CSV, one row per point. */
+export const v2HistoryCsvHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account, { params }) => {
+    const history = await historyOf(deps, account, params);
+    const answer = send(200, null);
+    const name = `history-${new URL(history.url).hostname}-${history.interval}.csv`;
+    return {
+      status: 200,
+      headers: {
+        ...answer.headers,
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${name}"`,
+      },
+      body: Papa.unparse({ fields: CSV_COLUMNS, data: history.points.map(csvRow) }) + "\r\n",
+    };
+  });

@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { DueRefresh } from "../../lib/store/tracked.ts";
+import { refreshUrl, type RefreshDeps, type RefreshOutcome } from "./refresh-url.ts";
+
+export interface SchedulerOptions extends RefreshDeps {
+  /** How many URL refreshes the networks' refresh budgets still allow now (the most generous network's). */
+  capacity: () => Promise<number>;
+  /** URLs leased per round. */
+  batch: number;
+  /** URLs refreshed at the same time. */
+  concurrency: number;
+  /** How long a worker holds a URL it took: longer than a refresh can take; a killed worker's URLs wait this long. */
+  leaseMs: number;
+  /** How often to look for due URLs when nothing announced any. */
+  pollMs: number;
+  /** Hourly points older than this many days are compacted to one per day. */
+  hourlyDays: number;
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const COMPACT_BATCH = 1_000;
+
+export type RoundResult = Record<RefreshOutcome, number>;
+
+/**
+ * Refreshes tracked URLs when they are due, in every worker process: each round leases as many due URLs
+ * as the refresh budget allows, the most overdue first, so workers never refresh one slot twice and a
+ * killed worker's URLs are taken over when its lease runs out. Once an hour it also compacts old history.
+ */
+export class RefreshScheduler {
+  private readonly worker = randomUUID();
+  private rounds = 0;
+  private running = false;
+  private loopDone: Promise<void> = Promise.resolve();
+  private wake: AbortController | null = null;
+  private lastCompaction = -Infinity;
+
+  constructor(private readonly options: SchedulerOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loopDone = this.loop();
+  }
+
+  /** URLs were tracked: look for due ones now rather than at the next poll. */
+  notify(): void {
+    this.wake?.abort();
+  }
+
+  /** Stops leasing and waits for the refreshes under way to be stored. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.notify();
+    await this.loopDone;
+  }
+
+  /** One round: lease what the budget allows, refresh it; how each refresh ended. */
+  async round(): Promise<RoundResult> {
+    const result: RoundResult = { refreshed: 0, deferred: 0, forgotten: 0, lost: 0 };
+    const capacity = Math.min(this.options.batch, Math.floor(await this.options.capacity()));
+    if (capacity <= 0) return result;
+    // A token per round: a URL this worker leases again after its lease ran out is a new slot.
+    const token = `${this.worker}:${++this.rounds}`;
+    const due = await this.options.tracked.claimDue(this.options.now(), capacity, this.options.leaseMs, token);
+    let next = 0;
+    const work = async () => {
+      for (let item: DueRefresh | undefined; (item = due[next++]); ) {
+        try {
+          result[await refreshUrl(this.options, item, token)]++;
+        } catch (error) {
+          // Left leased: it is taken again when the lease runs out.
+          console.error(`refresh of ${item.url} failed`, error);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.options.concurrency, due.length) }, work));
+    return result;
+  }
+
+  /** Compacts the history of up to `maxUrls` URLs when an hour has passed since the last compaction. */
+  async compactHistory(maxUrls = COMPACT_BATCH): Promise<number> {
+    const now = this.options.now();
+    if (now - this.lastCompaction < HOUR) return 0;
+    const cutoffDay = Math.floor((now - this.options.hourlyDays * DAY) / DAY);
+    const compacted = await this.options.history.compact(cutoffDay * 24, maxUrls);
+    // A full batch means more is left: the next round goes on.
+    if (compacted < maxUrls) this.lastCompaction = now;
+    return compacted;
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      let busy = false;
+      try {
+        const result = await this.round();
+        busy = result.refreshed + result.forgotten > 0;
+        if (this.running) busy = (await this.compactHistory()) > 0 || busy;
+      } catch (error) {
+        console.error("refresh round failed", error);
+      }
+      if (!this.running) break;
+      if (busy) continue;
+      this.wake = new AbortController();
+      await sleep(this.options.pollMs, undefined, { signal: this.wake.signal }).catch(() => {});
+      this.wake = null;
+    }
+  }
+}

@@ -1,0 +1,131 @@
+import { z } from "zod";
+
+/**
+ * The v2 API's requests and answers as zod schemas: the routes validate with them and the OpenAPI document
+ * is generated from them (openapi.ts), so the document cannot drift from what the API does.
+ */
+
+const count = z.number().int().min(0);
+const nullableCount = count.nullable();
+const status = z.enum(["ok", "stale", "unavailable"]).meta({
+  description: "ok: fetched now or cached; stale: the network failed and its last known value is shown (see age_seconds); unavailable: no value (values are null)",
+});
+const ageSeconds = z.number().int().min(0).optional().meta({ description: "With status stale: how old the value is" });
+
+export const facebookV2Schema = z
+  .object({
+    status,
+    age_seconds: ageSeconds,
+    total_count: nullableCount,
+    comment_count: nullableCount,
+    reaction_count: nullableCount,
+    share_count: nullableCount,
+    comment_plugin_count: nullableCount,
+  })
+  .meta({ id: "FacebookCounts" });
+
+export const pinterestV2Schema = z.object({ status, age_seconds: ageSeconds, count: nullableCount }).meta({ id: "PinterestCounts" });
+
+export const networksV2Schema = z
+  .object({ facebook: facebookV2Schema.optional(), pinterest: pinterestV2Schema.optional() })
+  .meta({ id: "Networks", description: "One object per network asked (all by default)" });
+
+export const V2_NETWORKS = ["facebook", "pinterest"] as const;
+export type V2Network = (typeof V2_NETWORKS)[number];
+
+const apikey = z.string().optional().meta({ description: "The API key (or send Authorization: Bearer <key>)" });
+const urlParam = z.string().min(1).meta({ description: "A complete http(s) URL, percent-encoded", example: "https://example.com/post" });
+const flag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+export const countsQuerySchema = z.object({
+  url: urlParam,
+  apikey,
+  networks: z
+    .string()
+    .transform((list, ctx) => {
+      const names = [...new Set(list.split(",").map((n) => n.trim().toLowerCase()).filter(Boolean))];
+      const unknown = names.filter((n) => !(V2_NETWORKS as readonly string[]).includes(n));
+      if (unknown.length > 0 || names.length === 0) {
+        ctx.addIssue({ code: "custom", message: `networks must be a comma-separated list of ${V2_NETWORKS.join(", ")}` });
+        return z.NEVER;
+      }
+      return names as V2Network[];
+    })
+    .optional()
+    .meta({ description: `Comma-separated: ${V2_NETWORKS.join(", ")} (default: all)` }),
+  variants: flag.optional().meta({ description: "true: also count the http/https × www forms and answer their combined counts" }),
+});
+
+export const countsAnswerSchema = z
+  .object({
+    url: z.string(),
+    fetched_at: z.iso.datetime(),
+    networks: networksV2Schema,
+    variants: z.array(z.object({ url: z.string(), networks: networksV2Schema })).optional(),
+  })
+  .meta({ id: "CountsAnswer" });
+
+export const MAX_TRACKED_PER_REQUEST = 10_000;
+
+export const trackBodySchema = z
+  .object({ urls: z.array(z.string()).min(1).max(MAX_TRACKED_PER_REQUEST) })
+  .strict()
+  .meta({ id: "TrackRequest", description: `URLs to track: at most ${MAX_TRACKED_PER_REQUEST} per request` });
+
+export const trackAnswerSchema = z
+  .object({
+    added: count,
+    already_tracked: count.meta({ description: "Tracked before, or repeated in the request" }),
+    invalid: count.meta({ description: "Not countable URLs (skipped)" }),
+  })
+  .meta({ id: "TrackAnswer" });
+
+export const trackedListQuerySchema = z.object({
+  apikey,
+  sort: z.enum(["total", "change_7d", "added"]).default("added"),
+  order: z.enum(["desc", "asc"]).default("desc"),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  cursor: z.string().max(200).optional().meta({ description: "next_cursor of the previous page" }),
+  q: z.string().max(200).optional().meta({ description: "Only URLs containing this text" }),
+});
+
+export const trackedItemSchema = z
+  .object({
+    url: z.string(),
+    added_at: z.iso.datetime(),
+    last_refreshed_at: z.iso.datetime().nullable(),
+    next_refresh_at: z.iso.datetime().nullable(),
+    networks: networksV2Schema,
+    total: count.nullable().meta({ description: "The sum of the networks' headline numbers (Facebook total_count, Pinterest count)" }),
+    change_7d: z.number().int().nullable(),
+    change_30d: z.number().int().nullable(),
+  })
+  .meta({ id: "TrackedUrl" });
+
+export const trackedListAnswerSchema = z
+  .object({ data: z.array(trackedItemSchema), next_cursor: z.string().nullable() })
+  .meta({ id: "TrackedList" });
+
+export const untrackQuerySchema = z.object({ url: urlParam, apikey });
+
+const day = z.iso.date().meta({ description: "YYYY-MM-DD (UTC)" });
+
+export const historyQuerySchema = z.object({
+  url: urlParam,
+  apikey,
+  from: day.optional().meta({ description: "First day (UTC), default 30 days ago" }),
+  to: day.optional().meta({ description: "Last day (UTC), included; default today" }),
+  interval: z.enum(["hour", "day"]).default("day"),
+});
+
+export const historyAnswerSchema = z
+  .object({
+    url: z.string(),
+    interval: z.enum(["hour", "day"]),
+    points: z.array(z.object({ t: z.iso.datetime(), networks: networksV2Schema })),
+  })
+  .meta({ id: "History" });
+
+export const errorSchema = z
+  .object({ Error: z.string().meta({ description: "What went wrong, for people" }), Type: z.string().meta({ description: "A stable code" }) })
+  .meta({ id: "Error" });
