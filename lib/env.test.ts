@@ -177,3 +177,22 @@ describe("SHARECOUNT_PUBLIC_URL", () => {
     );
   });
 });
+
+describe("tracked URLs and history", () => {
+  it("defaults to half of each budget for refreshes, the issue's cadence and 30 days of hourly points", () => {
+    const env = parseEnv({});
+    expect(env.REFRESH_BUDGET_SHARE).toBe(0.5);
+    expect([env.REFRESH_YOUNG_HOURS, env.REFRESH_YOUNG_EVERY_MINUTES, env.REFRESH_MIDDLE_DAYS, env.REFRESH_MIDDLE_EVERY_HOURS, env.REFRESH_OLD_EVERY_HOURS]).toEqual([24, 60, 30, 24, 168]);
+    expect(env.HISTORY_HOURLY_DAYS).toBe(30);
+    expect(env.SITEMAP_ALLOW_PRIVATE_HOSTS).toBe(false);
+    expect(parseEnv({ REFRESH_BUDGET_SHARE: "0.25", SITEMAP_ALLOW_PRIVATE_HOSTS: "true" })).toMatchObject({
+      REFRESH_BUDGET_SHARE: 0.25,
+      SITEMAP_ALLOW_PRIVATE_HOSTS: true,
+    });
+  });
+
+  it("refuses a share outside 0 to 1 and a yes/no that is neither", () => {
+    for (const share of ["1.5", "-0.1", "half", "50%"]) expect(envError({ REFRESH_BUDGET_SHARE: share })).toMatch(/REFRESH_BUDGET_SHARE/);
+    expect(envError({ SITEMAP_ALLOW_PRIVATE_HOSTS: "yes" })).toMatch(/SITEMAP_ALLOW_PRIVATE_HOSTS/);
+  });
+});

@@ -119,11 +119,14 @@ describe("isApiRequest", () => {
     "/usage",
     "/domain_whitelist/",
     "/status",
+    "/v2/counts",
+    "/v2/",
+    "/v2/openapi.json",
   ])("%s is the API's", (target) => {
     expect(isApiRequest(target)).toBe(true);
   });
 
-  it.each(["/v1.2", "/v1.2/", "/v1.00", "/v1.0x", "/V1.0/", "/v2/", "/dashboard", "/", "/?", "/?days=7", "/?urls=x", "/?xurl=1", "/urls", "/bulkx", "/api/v1.0/", "/quotas", "/dashboard?url=x"])(
+  it.each(["/v1.2", "/v1.2/", "/v1.00", "/v1.0x", "/V1.0/", "/v20/", "/v2x", "/dashboard", "/", "/?", "/?days=7", "/?urls=x", "/?xurl=1", "/urls", "/bulkx", "/api/v1.0/", "/quotas", "/dashboard?url=x"])(
     "%s is not the API's",
     (target) => {
       expect(isApiRequest(target)).toBe(false);

@@ -121,13 +121,13 @@ describe("admin CLI on a fresh database", { timeout: 60_000 }, () => {
     expect(Object.keys(listed)).toEqual(["plans"]);
     const byName = Object.fromEntries(listed.plans.map((p: { name: string }) => [p.name, p]));
     expect(Object.keys(byName).sort()).toEqual(["business", "dedicated", "free", "plus"]);
-    expect(byName.free).toEqual({ name: "free", dailyQuota: 500, bulkBatchLimit: 0, customTtlAllowed: false });
-    expect(byName.dedicated).toMatchObject({ bulkBatchLimit: 10_000, customTtlAllowed: true });
+    expect(byName.free).toEqual({ name: "free", dailyQuota: 500, bulkBatchLimit: 0, customTtlAllowed: false, trackedUrlLimit: 100 });
+    expect(byName.dedicated).toMatchObject({ bulkBatchLimit: 10_000, customTtlAllowed: true, trackedUrlLimit: 500_000 });
   });
 
   it("plan:set changes a plan's quota, and accounts on it get it today", async () => {
-    const updated = await ok(db, "plan:set", "--plan", "plus", "--daily-quota", "20000");
-    expect(updated).toEqual({ name: "plus", dailyQuota: 20_000, bulkBatchLimit: 500, customTtlAllowed: false });
+    const updated = await ok(db, "plan:set", "--plan", "plus", "--daily-quota", "20000", "--tracked-url-limit", "6000");
+    expect(updated).toEqual({ name: "plus", dailyQuota: 20_000, bulkBatchLimit: 500, customTtlAllowed: false, trackedUrlLimit: 6_000 });
     const shown = await ok(db, "account:show", "--email", "plus@example.com");
     expect(shown.quota.allocated_today).toBe(20_000);
   });

@@ -69,13 +69,14 @@ describe.skipIf(skip)(`PostgreSQL: migrations and the admin command line${skip ?
          FROM _prisma_migrations ORDER BY migration_name`,
     );
     expect(applied).toEqual(MIGRATIONS.map((migration_name) => ({ migration_name, finished: true, rolled_back: false })));
-    const plans = await rows("SELECT name, daily_quota, bulk_batch_limit, custom_ttl_allowed FROM plan ORDER BY daily_quota");
+    const plans = await rows("SELECT name, daily_quota, bulk_batch_limit, custom_ttl_allowed, tracked_url_limit FROM plan ORDER BY daily_quota");
     expect(plans).toEqual(
       Object.entries(DEFAULT_PLANS).map(([name, p]) => ({
         name,
         daily_quota: p.dailyQuota,
         bulk_batch_limit: p.bulkBatchLimit,
         custom_ttl_allowed: p.customTtlAllowed,
+        tracked_url_limit: p.trackedUrlLimit,
       })),
     );
   });
@@ -189,6 +190,7 @@ describe.skipIf(skip)(`PostgreSQL: migrations and the admin command line${skip ?
       dailyQuota: 12_345,
       bulkBatchLimit: 1_000,
       customTtlAllowed: true,
+      trackedUrlLimit: 50_000,
     });
     expect(await rows("SELECT daily_quota, custom_ttl_allowed FROM plan WHERE name = 'business'")).toEqual([
       { daily_quota: 12_345, custom_ttl_allowed: true },
