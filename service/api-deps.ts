@@ -22,6 +22,8 @@ export interface ApiDeps {
   history: HistoryRecorder;
   /** URLs were tracked: the scheduler in this process (if any) looks for due URLs now. */
   trackedAdded: () => void;
+  /** A sitemap or feed import was queued: the import worker in this process (if any) starts it now. */
+  importQueued: () => void;
   /** Networks are the sandbox: every count answer says so. */
   sandbox: boolean;
 }

@@ -22,6 +22,7 @@ import type { Store } from "../lib/store/store.ts";
 import { AccountCache } from "./accounts/account-cache.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
 import { RefreshScheduler } from "./tracking/scheduler.ts";
+import { ImportWorker } from "./tracking/imports.ts";
 import type { Cadence } from "../lib/history/cadence.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
@@ -29,8 +30,9 @@ const MAX_CUSTOM_TTL_SECONDS = 3600;
 export interface ServiceRuntime {
   routes: ApiRoutes;
   worker: { start(): void; stop(): Promise<void> } | null;
-  /** Refreshes tracked URLs when due (wherever the bulk worker runs). */
+  /** Refreshes tracked URLs when due, and runs sitemap and feed imports (wherever the bulk worker runs). */
   scheduler: RefreshScheduler | null;
+  imports: ImportWorker | null;
   sandbox: Sandbox | null;
   store: Store;
   /** Throws unless every backing service (database, and Redis when used) answers: the health check. */
@@ -126,6 +128,14 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     await store.ping();
     await redis?.ping();
   };
+  const trackedAdded = () => scheduler?.notify();
+  const imports =
+    options.worker === false
+      ? null
+      : new ImportWorker(
+          { store, history: recorder, clock, trackedAdded, allowPrivateHosts: env.SITEMAP_ALLOW_PRIVATE_HOSTS, now },
+          env.REFRESH_POLL_MS,
+        );
   const routes = createApiRoutes({
     store,
     auth: new Authenticator(store.accounts),
@@ -135,20 +145,24 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     ping,
     bulkSubmitted: bulk.submitted,
     history: recorder,
-    trackedAdded: () => scheduler?.notify(),
+    trackedAdded,
+    importQueued: () => imports?.notify(),
     limits: { maxBodyBytes: env.BULK_MAX_BODY_BYTES, maxCustomTtlSeconds: MAX_CUSTOM_TTL_SECONDS },
     sandbox: sandbox !== null,
   });
   bulk.worker?.start();
   scheduler?.start();
+  imports?.start();
   return {
     routes,
     worker: bulk.worker,
     scheduler,
+    imports,
     sandbox,
     store,
     ping,
     async close() {
+      await imports?.stop();
       await scheduler?.stop();
       await bulk.worker?.stop();
       await bulk.close();

@@ -2,6 +2,7 @@ import type { AccountReads } from "./accounts.ts";
 import type { BulkStore } from "./bulk.ts";
 import type { KnownCountStore } from "./counts.ts";
 import type { HistoryStore } from "./history.ts";
+import type { ImportStore } from "./imports.ts";
 import type { TrackedStore } from "./tracked.ts";
 import type { UsageStore } from "./usage.ts";
 
@@ -16,6 +17,7 @@ export interface Store {
   counts: KnownCountStore;
   history: HistoryStore;
   tracked: TrackedStore;
+  imports: ImportStore;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -13,6 +13,7 @@ import {
   v2CountsHandler,
   v2HistoryCsvHandler,
   v2HistoryHandler,
+  v2ImportHandler,
   v2TrackedListHandler,
   v2TrackHandler,
   v2UntrackHandler,
@@ -86,6 +87,7 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
 
   route("/v2/counts", { GET: v2CountsHandler(deps) });
   route("/v2/tracked", { GET: v2TrackedListHandler(deps), POST: v2TrackHandler(deps), DELETE: v2UntrackHandler(deps) });
+  route("/v2/imports/:id", { GET: v2ImportHandler(deps) });
   route("/v2/history", { GET: v2HistoryHandler(deps) });
   route("/v2/history.csv", { GET: v2HistoryCsvHandler(deps) });
   route("/v2/openapi.json", { GET: async () => sendJson(200, openApiDocument()) });

@@ -5,6 +5,8 @@ import {
   countsQuerySchema,
   errorSchema,
   historyAnswerSchema,
+  importAnswerSchema,
+  importQueuedSchema,
   historyQuerySchema,
   trackAnswerSchema,
   trackBodySchema,
@@ -106,7 +108,20 @@ function register(registry: OpenAPIRegistry) {
     security: v2Security,
     summary: "Track URLs: refreshed on a schedule, with history (all or none within the plan's limit)",
     request: { query: keyQuery.partial(), body: { content: { "application/json": { schema: trackBodySchema } } } },
-    responses: { 200: json(trackAnswerSchema, "What was added"), 403: json(errorSchema, "tracked_limit_exceeded: nothing was added") },
+    responses: {
+      200: json(trackAnswerSchema, "What was added"),
+      202: json(importQueuedSchema, "The sitemap or feed import was queued: follow it at /v2/imports/{id}"),
+      403: json(errorSchema, "tracked_limit_exceeded: nothing was added"),
+    },
+  });
+  path({
+    method: "get",
+    path: "/v2/imports/{id}",
+    tags,
+    security: v2Security,
+    summary: "A sitemap or feed import's progress",
+    request: { params: z.object({ id: z.string() }), query: keyQuery.partial() },
+    responses: { 200: json(importAnswerSchema, "The import"), 404: json(errorSchema, "No such import for this key") },
   });
   path({
     method: "get",

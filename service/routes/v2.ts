@@ -14,6 +14,8 @@ import { apiKeyParam, type QueryParams } from "../http/query.ts";
 import { noContent, send, type Answer } from "../http/respond.ts";
 import { validQuery } from "../http/validate.ts";
 import { dayRange, readHistory } from "../history/read-history.ts";
+import { importAnswer, importNotFound, queueImport } from "../tracking/imports.ts";
+import { targetPath } from "../http/paths.ts";
 import { decodeCursor, encodeCursor, listTracked, trackUrls, untrackUrl } from "../tracking/track-urls.ts";
 import { lookupNetworks, storedNetworks } from "../v2/network-objects.ts";
 import {
@@ -81,11 +83,25 @@ function combinedNetworks(combined: ObservedValues, stale: { network: string; ag
   return lookupNetworks(counts, [...oldest].map(([network, ageSeconds]) => ({ network, ageSeconds })), wanted);
 }
 
-/** POST /v2/tracked: `{"urls":[…]}` tracks them now (all or none within the plan's limit). */
+/**
+ * POST /v2/tracked: `{"urls":[…]}` tracks them now (all or none within the plan's limit); `{"sitemap"}` or
+ * `{"feed"}` queues an import.
+ */
 export const v2TrackHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, async (account, { req }) => {
     const body = await readJsonBody(req, trackBodySchema, MAX_V2_BODY_BYTES);
-    return send(200, await trackUrls(deps, account, body.urls));
+    if ("urls" in body) return send(200, await trackUrls(deps, account, body.urls));
+    const source = "sitemap" in body ? { kind: "sitemap" as const, url: body.sitemap } : { kind: "feed" as const, url: body.feed };
+    return send(202, await queueImport(deps, account, source.kind, source.url));
+  });
+
+/** GET /v2/imports/{id}: an import's progress (only the account's own). */
+export const v2ImportHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account, { req }) => {
+    const id = decodeURIComponent(targetPath(req.url!).slice("/v2/imports/".length));
+    const entry = await deps.store.imports.get(account.id, id);
+    if (!entry) throw importNotFound();
+    return send(200, importAnswer(entry));
   });
 
 /** GET /v2/tracked: a page of the account's tracked URLs, by a cursor. */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { DueRefresh } from "../../lib/store/tracked.ts";
+import { PollingLoop } from "./polling-loop.ts";
 import { refreshUrl, type RefreshDeps, type RefreshOutcome } from "./refresh-url.ts";
 
 export interface SchedulerOptions extends RefreshDeps {
@@ -32,29 +32,29 @@ export type RoundResult = Record<RefreshOutcome, number>;
 export class RefreshScheduler {
   private readonly worker = randomUUID();
   private rounds = 0;
-  private running = false;
-  private loopDone: Promise<void> = Promise.resolve();
-  private wake: AbortController | null = null;
   private lastCompaction = -Infinity;
+  private readonly loop: PollingLoop;
 
-  constructor(private readonly options: SchedulerOptions) {}
+  constructor(private readonly options: SchedulerOptions) {
+    this.loop = new PollingLoop("refresh round", options.pollMs, async () => {
+      const result = await this.round();
+      const compacted = await this.compactHistory();
+      return result.refreshed + result.forgotten > 0 || compacted > 0;
+    });
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loopDone = this.loop();
+    this.loop.start();
   }
 
   /** URLs were tracked: look for due ones now rather than at the next poll. */
   notify(): void {
-    this.wake?.abort();
+    this.loop.notify();
   }
 
   /** Stops leasing and waits for the refreshes under way to be stored. */
   async stop(): Promise<void> {
-    this.running = false;
-    this.notify();
-    await this.loopDone;
+    await this.loop.stop();
   }
 
   /** One round: lease what the budget allows, refresh it; how each refresh ended. */
@@ -89,23 +89,5 @@ export class RefreshScheduler {
     // A full batch means more is left: the next round goes on.
     if (compacted < maxUrls) this.lastCompaction = now;
     return compacted;
-  }
-
-  private async loop(): Promise<void> {
-    while (this.running) {
-      let busy = false;
-      try {
-        const result = await this.round();
-        busy = result.refreshed + result.forgotten > 0;
-        if (this.running) busy = (await this.compactHistory()) > 0 || busy;
-      } catch (error) {
-        console.error("refresh round failed", error);
-      }
-      if (!this.running) break;
-      if (busy) continue;
-      this.wake = new AbortController();
-      await sleep(this.options.pollMs, undefined, { signal: this.wake.signal }).catch(() => {});
-      this.wake = null;
-    }
   }
 }

@@ -68,9 +68,15 @@ export const countsAnswerSchema = z
 export const MAX_TRACKED_PER_REQUEST = 10_000;
 
 export const trackBodySchema = z
-  .object({ urls: z.array(z.string()).min(1).max(MAX_TRACKED_PER_REQUEST) })
-  .strict()
-  .meta({ id: "TrackRequest", description: `URLs to track: at most ${MAX_TRACKED_PER_REQUEST} per request` });
+  .union([
+    z.object({ urls: z.array(z.string()).min(1).max(MAX_TRACKED_PER_REQUEST) }).strict(),
+    z.object({ sitemap: z.string().min(1).max(2048) }).strict(),
+    z.object({ feed: z.string().min(1).max(2048) }).strict(),
+  ])
+  .meta({
+    id: "TrackRequest",
+    description: `URLs to track (at most ${MAX_TRACKED_PER_REQUEST} per request), or a sitemap (an index, gzipped files) or an RSS or Atom feed to import them from (a feed is read again daily)`,
+  });
 
 export const trackAnswerSchema = z
   .object({
@@ -79,6 +85,17 @@ export const trackAnswerSchema = z
     invalid: count.meta({ description: "Not countable URLs (skipped)" }),
   })
   .meta({ id: "TrackAnswer" });
+
+export const importQueuedSchema = z.object({ import_id: z.string(), status: z.literal("queued") }).meta({ id: "ImportQueued" });
+
+export const importAnswerSchema = z
+  .object({
+    status: z.enum(["queued", "running", "done", "failed"]),
+    urls_found: count,
+    added: count,
+    error: z.string().optional().meta({ description: "Why the import failed, for people" }),
+  })
+  .meta({ id: "Import" });
 
 export const trackedListQuerySchema = z.object({
   apikey,

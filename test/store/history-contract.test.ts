@@ -244,3 +244,40 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
     });
   });
 });
+
+describe.each(drivers)("the $name store's sitemap and feed imports", ({ database, skip }) => {
+  const stores = twoStores(database, [{ name: "big", dailyQuota: 100, bulkBatchLimit: 0, customTtlAllowed: false }], skip);
+  let a: Store;
+  let b: Store;
+  beforeAll(() => ({ a, b } = stores));
+  const base = T0 + 5_000 * DAY;
+
+  describe.skipIf(skip)("", () => {
+    it("queues, leases to one worker, finishes, and shows an import only to its account", async () => {
+      const owner = await stores.account();
+      await a.imports.create({ id: "imp-1", accountId: owner, kind: "sitemap", sourceUrl: "https://s.example/sitemap.xml", at: base });
+      expect(await b.imports.get(owner, "imp-1")).toMatchObject({ status: "queued", urlsFound: 0, added: 0, error: null });
+      expect(await b.imports.get(await stores.account(), "imp-1")).toBeNull();
+      const [x, y] = await Promise.all([a.imports.claim(base + 1, 60_000), b.imports.claim(base + 1, 60_000)]);
+      expect([x, y].filter(Boolean)).toHaveLength(1);
+      expect((x ?? y)!).toMatchObject({ id: "imp-1", status: "running" });
+      expect(await a.imports.claim(base + 2, 60_000)).toBeNull();
+      await b.imports.finish("imp-1", { status: "done", urlsFound: 3, added: 2, error: null, nextReadAt: null }, base + 3);
+      expect(await a.imports.get(owner, "imp-1")).toMatchObject({ status: "done", urlsFound: 3, added: 2, updatedAt: base + 3 });
+      expect(await a.imports.claim(base + 10 * DAY, 60_000)).toBeNull();
+      expect((await a.imports.list(owner, 10)).map((i) => i.id)).toEqual(["imp-1"]);
+    });
+
+    it("takes over an import whose worker was killed once its lease ran out, and reads a feed again when due", async () => {
+      const owner = await stores.account();
+      const at = base + 100 * DAY;
+      await a.imports.create({ id: "imp-2", accountId: owner, kind: "feed", sourceUrl: "https://s.example/feed.xml", at });
+      expect((await a.imports.claim(at, 60_000))?.id).toBe("imp-2");
+      expect(await b.imports.claim(at + 59_999, 60_000)).toBeNull();
+      expect((await b.imports.claim(at + 60_000, 60_000))?.id).toBe("imp-2");
+      await b.imports.finish("imp-2", { status: "failed", urlsFound: 0, added: 0, error: "gone", nextReadAt: at + DAY }, at + 60_001);
+      expect(await a.imports.claim(at + DAY - 1, 60_000)).toBeNull();
+      expect(await a.imports.claim(at + DAY, 60_000)).toMatchObject({ id: "imp-2", kind: "feed", error: "gone" });
+    });
+  });
+});

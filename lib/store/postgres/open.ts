@@ -4,6 +4,7 @@ import { postgresAccounts } from "./accounts.ts";
 import { postgresBulk } from "./bulk.ts";
 import { postgresKnownCounts } from "./counts.ts";
 import { postgresHistory } from "./history.ts";
+import { postgresImports } from "./imports.ts";
 import { postgresTracked } from "./tracked.ts";
 import { isConnectionError, openPool } from "./pool.ts";
 import { postgresUsage } from "./usage.ts";
@@ -39,6 +40,7 @@ export function openPostgresStore(databaseUrl: string): Store {
     counts: typed(postgresKnownCounts(sql)),
     history: typed(postgresHistory(sql)),
     tracked: typed(postgresTracked(sql)),
+    imports: typed(postgresImports(sql)),
     ...lifecycle,
   };
 }

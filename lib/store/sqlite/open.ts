@@ -6,6 +6,7 @@ import { sqliteAccounts } from "./accounts.ts";
 import { sqliteBulk } from "./bulk.ts";
 import { sqliteKnownCounts } from "./counts.ts";
 import { sqliteHistory } from "./history.ts";
+import { sqliteImports } from "./imports.ts";
 import { sqliteTracked } from "./tracked.ts";
 import { sqliteUsage } from "./usage.ts";
 
@@ -46,6 +47,7 @@ export function openSqliteStore(databaseUrl: string): Store {
     counts: typed(sqliteKnownCounts(db)),
     history: typed(sqliteHistory(db)),
     tracked: typed(sqliteTracked(db)),
+    imports: typed(sqliteImports(db)),
     ...lifecycle,
   };
 }

@@ -1,0 +1,127 @@
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../service/imports/test-server.ts";
+import { until } from "../support/processes.ts";
+import { startTestService, type TestService } from "../support/service.ts";
+
+/** Sitemap and feed imports through the API, read from a server on loopback (SITEMAP_ALLOW_PRIVATE_HOSTS=true). */
+let svc: TestService;
+let site: TestServer;
+const pages = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `https://import.example.com/${prefix}/${i}`);
+const urlset = (urls: string[]) =>
+  `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.map((u) => `<url><loc>${u}</loc></url>`).join("")}</urlset>`;
+const rss = (urls: string[]) => `<rss version="2.0"><channel><title>t</title>${urls.map((u) => `<item><link>${u}</link></item>`).join("")}</channel></rss>`;
+let feedItems = pages(2, "feed");
+
+beforeAll(async () => {
+  site = await startTestServer({
+    "/index.xml": (_req, res) =>
+      res.end(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${site.url("/a.xml.gz")}</loc></sitemap><sitemap><loc>${site.url("/b.xml")}</loc></sitemap></sitemapindex>`),
+    "/a.xml.gz": (_req, res) => res.end(gzipSync(urlset(pages(3, "a")))),
+    "/b.xml": (_req, res) => res.end(urlset([...pages(2, "b"), "not a url"])),
+    "/broken.xml": (_req, res) => res.end("<urlset><url><loc>https://x.example/</loc></url>"),
+    "/big.xml": (_req, res) => res.end(urlset(pages(120, "big"))),
+    "/feed.xml": (_req, res) => res.end(rss(feedItems)),
+  });
+  svc = await startTestService({ SITEMAP_ALLOW_PRIVATE_HOSTS: "true", REFRESH_POLL_MS: "100" });
+});
+afterAll(async () => {
+  await svc?.close();
+  await site?.close();
+});
+
+async function importOf(apiKey: string, body: unknown) {
+  const res = await svc.get("/v2/tracked", {
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(202);
+  const queued = await res.json();
+  expect(queued).toEqual({ import_id: expect.any(String), status: "queued" });
+  return until(
+    "the import to end",
+    async () => (await svc.get(`/v2/imports/${queued.import_id}`, { headers: { authorization: `Bearer ${apiKey}` } })).json(),
+    (state) => state.status === "done" || state.status === "failed",
+    30_000,
+  );
+}
+
+const trackedUrls = async (apiKey: string) =>
+  ((await (await svc.get("/v2/tracked?limit=1000&sort=added&order=asc", { headers: { authorization: `Bearer ${apiKey}` } })).json()).data as { url: string }[]).map(
+    (row) => row.url,
+  );
+
+describe("sitemap and feed imports", () => {
+  it("follows a sitemap index to gzipped and plain sitemaps and tracks what they list", async () => {
+    const { apiKey } = await svc.account("plus");
+    expect(await importOf(apiKey, { sitemap: site.url("/index.xml") })).toEqual({ status: "done", urls_found: 6, added: 5 });
+    expect((await trackedUrls(apiKey)).sort()).toEqual([...pages(3, "a"), ...pages(2, "b")].sort());
+  });
+
+  it("reports malformed XML and a sitemap larger than the plan as clear failures, adding nothing", async () => {
+    const { apiKey } = await svc.account("free");
+    const broken = await importOf(apiKey, { sitemap: site.url("/broken.xml") });
+    expect(broken).toMatchObject({ status: "failed", added: 0, error: expect.stringMatching(/not well-formed XML/) });
+    const big = await importOf(apiKey, { sitemap: site.url("/big.xml") });
+    expect(big).toMatchObject({ status: "failed", added: 0, error: expect.stringMatching(/more URLs than this plan may track \(100\)/) });
+    expect(await trackedUrls(apiKey)).toEqual([]);
+  });
+
+  it("reads a feed, and again when it is due, adding its new items", async () => {
+    const { apiKey } = await svc.account("plus");
+    expect(await importOf(apiKey, { feed: site.url("/feed.xml") })).toEqual({ status: "done", urls_found: 2, added: 2 });
+    feedItems = [...feedItems, "https://import.example.com/feed/new"];
+    // The feed is due again a day later: make it due now instead of waiting.
+    await svc.prisma.urlImport.updateMany({ where: { kind: "feed" }, data: { nextReadAt: BigInt(Date.now() - 1) } });
+    svc.runtime.imports!.notify();
+    await until("the new item", () => trackedUrls(apiKey), (urls) => urls.includes("https://import.example.com/feed/new"), 30_000);
+  });
+
+  it("shows an import only to its own account, and refuses what is no http(s) URL", async () => {
+    const { apiKey } = await svc.account("plus");
+    const other = await svc.account("plus");
+    const res = await svc.get("/v2/tracked", {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ sitemap: site.url("/b.xml") }),
+    });
+    const { import_id } = await res.json();
+    const foreign = await svc.get(`/v2/imports/${import_id}`, { headers: { authorization: `Bearer ${other.apiKey}` } });
+    expect([foreign.status, (await foreign.json()).Type]).toEqual([404, "import_not_found"]);
+    const ftp = await svc.get("/v2/tracked", {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ feed: "ftp://example.com/feed" }),
+    });
+    expect([ftp.status, (await ftp.json()).Type]).toEqual([400, "invalid_url"]);
+  });
+});
+
+describe("the guard, as deployed (SITEMAP_ALLOW_PRIVATE_HOSTS unset)", () => {
+  let guarded: TestService;
+  beforeAll(async () => {
+    guarded = await startTestService({ REFRESH_POLL_MS: "100" });
+  });
+  afterAll(() => guarded?.close());
+
+  it("refuses a sitemap on loopback, saying why", async () => {
+    const { apiKey } = await guarded.account("plus");
+    const hitsBefore = site.hits.length;
+    const res = await guarded.get("/v2/tracked", {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ sitemap: site.url("/b.xml") }),
+    });
+    const { import_id } = await res.json();
+    const state = await until(
+      "the import to fail",
+      async () => (await guarded.get(`/v2/imports/${import_id}`, { headers: { authorization: `Bearer ${apiKey}` } })).json(),
+      (s) => s.status === "failed",
+      30_000,
+    );
+    expect(state.error).toMatch(/loopback, private, link-local or reserved address/);
+    // Refused before connecting: the server never saw the request.
+    expect(site.hits.length).toBe(hitsBefore);
+  });
+});
