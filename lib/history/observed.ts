@@ -8,6 +8,10 @@ import type { FacebookCounts, StoredCounts } from "../counts/values.ts";
 
 const count = z.number().int().min(0);
 
+/** History keeps at most one point per URL and epoch hour. */
+export const HOUR_MS = 3_600_000;
+export const hourOf = (at: number) => Math.floor(at / HOUR_MS);
+
 /** Facebook's engagement without the og_object (history keeps numbers only). */
 export const facebookEngagementSchema = z.object({
   total_count: count,

@@ -30,7 +30,12 @@ export function variantsOf(url: string): string[] {
   return forms;
 }
 
-const sameEngagement = (a: FacebookEngagement, b: FacebookEngagement) =>
+/** The forms one account counts for a tracked URL: the URL, its variants if the account counts them, its aliases. */
+export function formsOf(url: string, settings: { countVariants: boolean; aliases: readonly string[] }): string[] {
+  return [...new Set([url, ...(settings.countVariants ? variantsOf(url) : []), ...settings.aliases])];
+}
+
+export const sameEngagement = (a: FacebookEngagement, b: FacebookEngagement) =>
   a.total_count === b.total_count &&
   a.comment_count === b.comment_count &&
   a.reaction_count === b.reaction_count &&

@@ -16,8 +16,7 @@ type Column = (typeof OBSERVATION_COLUMNS)[number];
 
 export type ObservationRow = { observed_at: number } & Record<Column, number | null>;
 
-export const HOUR_MS = 3_600_000;
-export const hourOf = (at: number) => Math.floor(at / HOUR_MS);
+export { HOUR_MS, hourOf } from "../history/observed.ts";
 
 /** The row's values in OBSERVATION_COLUMNS order (null: the network is not in this observation). */
 export function columnsOf(values: ObservedValues): (number | null)[] {

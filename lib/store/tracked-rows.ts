@@ -43,6 +43,15 @@ export const TRACKED_SELECT = `
   SELECT t.url_id, c.url, t.added_at, t.aliases, t.last_refreshed_at, s.next_refresh_at, t.latest, t.total, t.change_7d, t.change_30d
   FROM tracked_url t JOIN counted_url c ON c.id = t.url_id LEFT JOIN refresh_schedule s ON s.url_id = t.url_id`;
 
+/**
+ * Makes a scheduled URL due at `at` (an SQL expression): at once if that is sooner, and also when a refresh
+ * is under way (it may have read the trackers and aliases before the change), which then leaves the new due
+ * time in place rather than the cadence's. `prefix` names the existing row where the statement needs it.
+ */
+export const DUE_AGAIN = (at: string, prefix = "") =>
+  `next_refresh_at = CASE WHEN ${prefix}lease_until IS NOT NULL AND ${prefix}lease_until > ${at} THEN ${at}
+    WHEN ${prefix}next_refresh_at < ${at} THEN ${prefix}next_refresh_at ELSE ${at} END`;
+
 const SORT_COLUMNS = { total: "total", change_7d: "change_7d", added: "added_at" } as const;
 
 /** One statement of a page; its last value is the LIMIT. */

@@ -74,8 +74,11 @@ export interface TrackedStore {
   count(accountId: string): Promise<number>;
   /** A page of the account's tracked URLs; rows without the sort value come last in either order. */
   page(accountId: string, query: TrackedPageQuery): Promise<{ rows: TrackedUrl[]; next: TrackedCursor | null }>;
-  /** Whether the URL is tracked by the account (and its aliases were set). */
-  setAliases(accountId: string, urlId: number, aliases: readonly string[]): Promise<boolean>;
+  /**
+   * Whether the URL is tracked by the account (and its aliases were set); the URL is then due for a refresh
+   * at `at`, so its combined counts include the new aliases soon.
+   */
+  setAliases(accountId: string, urlId: number, aliases: readonly string[], at: number): Promise<boolean>;
   /**
    * Leases up to `max` URLs due at `now`, the most overdue first, to the worker holding `token` until
    * `now + leaseMs`: no other worker takes them until then.
@@ -84,11 +87,12 @@ export interface TrackedStore {
   /** Who tracks each URL. */
   trackersOf(urlIds: readonly number[]): Promise<Map<number, Tracker[]>>;
   /**
-   * Ends a refresh the worker still holds the lease of: the URL is due again at `nextAt`, and each tracking
-   * account's summary is stored. False when the lease was lost (nothing is written).
+   * Ends a refresh the worker still holds the lease of: the URL is due again at `nextAt` (unless it was made
+   * due again meanwhile: a new tracker, new aliases), and each tracking account's summary is stored. False
+   * when the lease was lost (nothing is written).
    */
   completeRefresh(
-    urlId: number,
+    due: Pick<DueRefresh, "urlId" | "dueAt">,
     token: string,
     refreshedAt: number,
     nextAt: number,

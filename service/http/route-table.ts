@@ -14,6 +14,8 @@ import {
   v2HistoryCsvHandler,
   v2HistoryHandler,
   v2ImportHandler,
+  v2AliasesHandler,
+  v2TrackedUrlHandler,
   v2TrackedListHandler,
   v2TrackHandler,
   v2UntrackHandler,
@@ -61,10 +63,11 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   });
 
   // A POST handler reads its body itself, as a stream bounded by BULK_MAX_BODY_BYTES (see bulk/body/read-body.ts).
-  const route = (path: string, handlers: { GET?: Endpoint; POST?: Endpoint; DELETE?: Endpoint }) => {
+  const route = (path: string, handlers: { GET?: Endpoint; POST?: Endpoint; PUT?: Endpoint; DELETE?: Endpoint }) => {
     const allow = Object.keys(handlers).join(", ");
     if (handlers.GET) app.get(path, viaHono(handlers.GET));
     if (handlers.POST) app.post(path, viaHono(handlers.POST));
+    if (handlers.PUT) app.put(path, viaHono(handlers.PUT));
     if (handlers.DELETE) app.delete(path, viaHono(handlers.DELETE));
     app.all(path, () => toResponse(sendError(apiErrors.methodNotAllowed(allow))));
   };
@@ -87,6 +90,8 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
 
   route("/v2/counts", { GET: v2CountsHandler(deps) });
   route("/v2/tracked", { GET: v2TrackedListHandler(deps), POST: v2TrackHandler(deps), DELETE: v2UntrackHandler(deps) });
+  route("/v2/tracked/url", { GET: v2TrackedUrlHandler(deps) });
+  route("/v2/tracked/aliases", { PUT: v2AliasesHandler(deps) });
   route("/v2/imports/:id", { GET: v2ImportHandler(deps) });
   route("/v2/history", { GET: v2HistoryHandler(deps) });
   route("/v2/history.csv", { GET: v2HistoryCsvHandler(deps) });

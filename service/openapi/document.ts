@@ -13,6 +13,9 @@ import {
   trackedListAnswerSchema,
   trackedListQuerySchema,
   untrackQuerySchema,
+  aliasesBodySchema,
+  aliasesAnswerSchema,
+  trackedUrlAnswerSchema,
 } from "../v2/schemas.ts";
 import {
   bulkResultSchema,
@@ -113,6 +116,24 @@ function register(registry: OpenAPIRegistry) {
       202: json(importQueuedSchema, "The sitemap or feed import was queued: follow it at /v2/imports/{id}"),
       403: json(errorSchema, "tracked_limit_exceeded: nothing was added"),
     },
+  });
+  path({
+    method: "get",
+    path: "/v2/tracked/url",
+    tags,
+    security: v2Security,
+    summary: "One tracked URL: its counts, aliases, and each counted form's latest counts (the variants breakdown)",
+    request: { query: untrackQuerySchema },
+    responses: { 200: json(trackedUrlAnswerSchema, "The tracked URL"), 404: json(errorSchema, "The account does not track this URL") },
+  });
+  path({
+    method: "put",
+    path: "/v2/tracked/aliases",
+    tags,
+    security: v2Security,
+    summary: "Replace a tracked URL's aliases (its older addresses, counted with it)",
+    request: { query: keyQuery.partial(), body: { content: { "application/json": { schema: aliasesBodySchema } } } },
+    responses: { 200: json(aliasesAnswerSchema, "The aliases, normalized"), 404: json(errorSchema, "The account does not track this URL") },
   });
   path({
     method: "get",

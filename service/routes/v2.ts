@@ -18,7 +18,9 @@ import { importAnswer, importNotFound, queueImport } from "../tracking/imports.t
 import { targetPath } from "../http/paths.ts";
 import { decodeCursor, encodeCursor, listTracked, trackUrls, untrackUrl } from "../tracking/track-urls.ts";
 import { lookupNetworks, storedNetworks } from "../v2/network-objects.ts";
+import { setAliases, trackedUrlDetail } from "../tracking/tracked-url.ts";
 import {
+  aliasesBodySchema,
   countsQuerySchema,
   historyQuerySchema,
   trackBodySchema,
@@ -112,18 +114,45 @@ export const v2TrackedListHandler = (deps: ApiDeps) =>
     const after = query.cursor ? decodeCursor(query.cursor, ordering) : undefined;
     const page = await listTracked(deps, account, { ...ordering, limit: query.limit, after, search: query.q });
     return send(200, {
-      data: page.rows.map((row) => ({
-        url: row.url,
-        added_at: iso(row.addedAt),
-        last_refreshed_at: iso(row.lastRefreshedAt),
-        next_refresh_at: iso(row.nextRefreshAt),
-        networks: storedNetworks(row.latest),
-        total: row.total,
-        change_7d: row.change7d,
-        change_30d: row.change30d,
-      })),
+      data: page.rows.map(trackedItem),
       next_cursor: page.next ? encodeCursor(page.next, ordering) : null,
     });
+  });
+
+const trackedItem = (row: Awaited<ReturnType<typeof listTracked>>["rows"][number]) => ({
+  url: row.url,
+  added_at: iso(row.addedAt),
+  last_refreshed_at: iso(row.lastRefreshedAt),
+  next_refresh_at: iso(row.nextRefreshAt),
+  networks: storedNetworks(row.latest),
+  total: row.total,
+  change_7d: row.change7d,
+  change_30d: row.change30d,
+});
+
+/** GET /v2/tracked/url?url=U: one tracked URL with its aliases and each counted form's latest counts. */
+export const v2TrackedUrlHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account, { params }) => {
+    const detail = await trackedUrlDetail(deps, account, validQuery(untrackQuerySchema, params).url);
+    return send(200, {
+      ...trackedItem(detail.row),
+      aliases: detail.row.aliases,
+      count_variants: detail.countVariants,
+      forms: detail.forms.map((form) => ({
+        url: form.url,
+        kind: form.kind,
+        observed_at: form.latest ? iso(form.latest.at) : null,
+        networks: storedNetworks(form.latest?.values ?? null),
+        facebook_counted: form.facebookCounted,
+      })),
+    });
+  });
+
+/** PUT /v2/tracked/aliases `{"url","aliases"}`: replaces the URL's aliases; it is refreshed soon with them. */
+export const v2AliasesHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account, { req }) => {
+    const body = await readJsonBody(req, aliasesBodySchema, MAX_V2_BODY_BYTES);
+    return send(200, await setAliases(deps, account, body.url, body.aliases));
   });
 
 /** DELETE /v2/tracked?url=U: 204, or 404 when the account does not track U. */

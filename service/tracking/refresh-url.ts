@@ -1,8 +1,8 @@
 import { nextRefreshAt, type Cadence } from "../../lib/history/cadence.ts";
 import { changeBetween, knownValues, totalOf, type ObservedValues } from "../../lib/history/observed.ts";
-import { combine, variantsOf } from "../../lib/history/variants.ts";
+import { combine, formsOf } from "../../lib/history/variants.ts";
 import type { HistoryStore } from "../../lib/store/history.ts";
-import type { DueRefresh, Tracker, TrackedStore, TrackedSummary } from "../../lib/store/tracked.ts";
+import type { DueRefresh, TrackedStore, TrackedSummary } from "../../lib/store/tracked.ts";
 import type { CountService } from "../counts/count-service.ts";
 import type { HistoryRecorder } from "../history/recorder.ts";
 
@@ -23,11 +23,6 @@ export type RefreshOutcome = "refreshed" | "deferred" | "forgotten" | "lost";
 
 const DAY = 86_400_000;
 
-/** The forms one account counts for a tracked URL: the URL, its variants if the account counts them, its aliases. */
-function formsFor(url: string, tracker: Tracker): string[] {
-  return [...new Set([url, ...(tracker.countVariants ? variantsOf(url) : []), ...tracker.aliases])];
-}
-
 /**
  * Refreshes one leased URL for every account tracking it: each form any of them counts is asked once
  * (every fresh answer lands in the history), then each account's combined counts and changes are stored
@@ -36,7 +31,7 @@ function formsFor(url: string, tracker: Tracker): string[] {
 export async function refreshUrl(deps: RefreshDeps, due: DueRefresh, token: string): Promise<RefreshOutcome> {
   const trackers = (await deps.tracked.trackersOf([due.urlId])).get(due.urlId) ?? [];
   if (trackers.length === 0) return (await deps.tracked.forget(due.urlId, token)) ? "forgotten" : "lost";
-  const forms = [...new Set(trackers.flatMap((tracker) => formsFor(due.url, tracker)))];
+  const forms = [...new Set(trackers.flatMap((tracker) => formsOf(due.url, tracker)))];
   const results = await Promise.all(forms.map((form) => deps.counts.refresh(form)));
   if (results.every((result) => result.called === 0)) {
     await deps.tracked.releaseLease(due.urlId, token);
@@ -48,11 +43,11 @@ export async function refreshUrl(deps: RefreshDeps, due: DueRefresh, token: stri
   const summaries = await Promise.all(
     trackers.map(async (tracker) => ({
       accountId: tracker.accountId,
-      summary: await summarize(deps.history, formsFor(due.url, tracker), now, ids, refreshedAt),
+      summary: await summarize(deps.history, formsOf(due.url, tracker), now, ids, refreshedAt),
     })),
   );
   const next = nextRefreshAt(deps.cadence, due.firstTrackedAt, refreshedAt);
-  return (await deps.tracked.completeRefresh(due.urlId, token, refreshedAt, next, summaries)) ? "refreshed" : "lost";
+  return (await deps.tracked.completeRefresh(due, token, refreshedAt, next, summaries)) ? "refreshed" : "lost";
 }
 
 async function summarize(

@@ -123,6 +123,29 @@ export const trackedListAnswerSchema = z
   .object({ data: z.array(trackedItemSchema), next_cursor: z.string().nullable() })
   .meta({ id: "TrackedList" });
 
+export const aliasesBodySchema = z
+  .object({ url: z.string().min(1), aliases: z.array(z.string()).max(10) })
+  .strict()
+  .meta({ id: "AliasesRequest", description: "The tracked URL's older addresses (at most 10): their counts are added to its own" });
+
+export const aliasesAnswerSchema = z.object({ url: z.string(), aliases: z.array(z.string()) }).meta({ id: "Aliases" });
+
+export const trackedUrlAnswerSchema = trackedItemSchema
+  .extend({
+    aliases: z.array(z.string()),
+    count_variants: z.boolean().meta({ description: "The account counts the http/https × www forms (a dashboard setting)" }),
+    forms: z.array(
+      z.object({
+        url: z.string(),
+        kind: z.enum(["url", "variant", "alias"]),
+        observed_at: z.iso.datetime().nullable(),
+        networks: networksV2Schema,
+        facebook_counted: z.boolean().meta({ description: "False: an earlier form had the same Facebook engagement in that refresh, so it is counted once" }),
+      }),
+    ),
+  })
+  .meta({ id: "TrackedUrlDetail" });
+
 export const untrackQuerySchema = z.object({ url: urlParam, apikey });
 
 const day = z.iso.date().meta({ description: "YYYY-MM-DD (UTC)" });

@@ -168,8 +168,8 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       const retaken = await b.tracked.claimDue(base + 60_000, 10_000, 60_000, "z");
       expect(retaken.map((c) => c.urlId)).toContain(list[2]);
       // The first holder's late answer is refused: the slot belongs to "z" now.
-      expect(await a.tracked.completeRefresh(list[2]!, holder, base + 61_000, base + DAY, [])).toBe(false);
-      expect(await a.tracked.completeRefresh(list[2]!, "z", base + 61_000, base + DAY, [{ accountId: owner, summary: summary(42, 2) }])).toBe(true);
+      expect(await a.tracked.completeRefresh({ urlId: list[2]!, dueAt: base - 3 }, holder, base + 61_000, base + DAY, [])).toBe(false);
+      expect(await a.tracked.completeRefresh({ urlId: list[2]!, dueAt: base - 3 }, "z", base + 61_000, base + DAY, [{ accountId: owner, summary: summary(42, 2) }])).toBe(true);
       const row = await b.tracked.get(owner, list[2]!);
       expect(row).toMatchObject({ lastRefreshedAt: base + 61_000, nextRefreshAt: base + DAY, total: 42, change7d: 2, latest: values(42, null) });
       for (const id of list.slice(0, 2)) await a.tracked.releaseLease(id, "x");
@@ -183,11 +183,29 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       await a.tracked.add(one, [id!], 100, base);
       const [due] = (await a.tracked.claimDue(base, 10_000, 60_000, "w")).filter((d) => d.urlId === id);
       expect(due).toMatchObject({ firstTrackedAt: base, dueAt: base });
-      await a.tracked.completeRefresh(id!, "w", base, base + 7 * DAY, []);
+      await a.tracked.completeRefresh(due!, "w", base, base + 7 * DAY, []);
       await b.tracked.add(two, [id!], 100, base + DAY);
       expect((await b.tracked.get(two, id!))?.nextRefreshAt).toBe(base + DAY);
       expect(await b.tracked.backlog(two, base + DAY)).toEqual({ due: 1, oldestDueAt: base + DAY });
       expect((await b.tracked.backlog(null, base + DAY)).due).toBeGreaterThanOrEqual(1);
+    });
+
+    it("a change during a refresh (a new tracker, new aliases) leaves the URL due again rather than at the cadence's time", async () => {
+      const [one, two] = [await account("big"), await account("big")];
+      const [id] = await ids(urls(1));
+      const base = T0 + 2_500 * DAY;
+      await a.tracked.add(one, [id!], 100, base);
+      const [due] = (await a.tracked.claimDue(base, 1_000_000, 60_000, "w")).filter((d) => d.urlId === id);
+      await b.tracked.add(two, [id!], 100, base + 10);
+      expect(await a.tracked.completeRefresh(due!, "w", base + 20, base + HOUR, [])).toBe(true);
+      expect((await a.tracked.get(two, id!))?.nextRefreshAt).toBe(base + 10);
+      const [again] = (await a.tracked.claimDue(base + 30, 1_000_000, 60_000, "v")).filter((d) => d.urlId === id);
+      await b.tracked.setAliases(one, id!, ["https://old.site.example/x"], base + 40);
+      expect(await a.tracked.completeRefresh(again!, "v", base + 50, base + HOUR, [])).toBe(true);
+      expect((await a.tracked.get(one, id!))?.nextRefreshAt).toBe(base + 40);
+      const [third] = (await a.tracked.claimDue(base + 60, 1_000_000, 60_000, "u")).filter((d) => d.urlId === id);
+      expect(await a.tracked.completeRefresh(third!, "u", base + 70, base + HOUR, [])).toBe(true);
+      expect((await a.tracked.get(one, id!))?.nextRefreshAt).toBe(base + HOUR);
     });
 
     it("lists who tracks a URL with their aliases and variant setting", async () => {
@@ -196,8 +214,12 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       const [id] = await ids(urls(1));
       await a.tracked.add(one, [id!], 100, T0);
       await a.tracked.add(two, [id!], 100, T0);
-      expect(await b.tracked.setAliases(one, id!, ["http://old.example/a"])).toBe(true);
-      expect(await b.tracked.setAliases(one, id! + 100_000, [])).toBe(false);
+      const [due] = (await a.tracked.claimDue(T0, 1_000_000, 60_000, "aliases")).filter((d) => d.urlId === id);
+      await a.tracked.completeRefresh(due!, "aliases", T0, T0 + 7 * DAY, []);
+      expect(due).toBeDefined();
+      expect(await b.tracked.setAliases(one, id!, ["http://old.example/a"], T0 + DAY)).toBe(true);
+      expect(await b.tracked.setAliases(one, id! + 100_000, [], T0 + DAY)).toBe(false);
+      expect((await a.tracked.get(one, id!))?.nextRefreshAt).toBe(T0 + DAY);
       const trackers = (await a.tracked.trackersOf([id!])).get(id!);
       expect(trackers).toEqual(
         [
@@ -218,7 +240,7 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       const claimed = await a.tracked.claimDue(base, 10_000, 60_000, "p");
       for (const due of claimed) {
         const i = all.indexOf(due.urlId);
-        await a.tracked.completeRefresh(due.urlId, "p", base, base + DAY, i < 0 ? [] : [{ accountId: owner, summary: summary(totals[i]!) }]);
+        await a.tracked.completeRefresh(due, "p", base, base + DAY, i < 0 ? [] : [{ accountId: owner, summary: summary(totals[i]!) }]);
       }
       const walk = async (order: "asc" | "desc", limit: number, search?: string) => {
         const seen: (number | null)[] = [];

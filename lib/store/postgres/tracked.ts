@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { DueRefresh, Tracker, TrackedStore } from "../tracked.ts";
-import { pageOf, pageStatements, summaryColumns, TRACKED_SELECT, toTracked, type TrackedRow } from "../tracked-rows.ts";
+import { DUE_AGAIN, pageOf, pageStatements, summaryColumns, TRACKED_SELECT, toTracked, type TrackedRow } from "../tracked-rows.ts";
 import type { Sql } from "./pool.ts";
 
 const aliasList = z.array(z.string());
@@ -14,10 +14,11 @@ const SQL = {
   // A URL someone else tracks already is refreshed again now, so its new tracker gets counts within a minute.
   schedule: `
     INSERT INTO refresh_schedule AS s (url_id, first_tracked_at, next_refresh_at) SELECT u, $2, $2 FROM unnest($1::int[]) AS u ORDER BY u
-    ON CONFLICT (url_id) DO UPDATE SET next_refresh_at = LEAST(s.next_refresh_at, excluded.next_refresh_at)`,
+    ON CONFLICT (url_id) DO UPDATE SET ${DUE_AGAIN("excluded.next_refresh_at", "s.")}`,
   remove: "DELETE FROM tracked_url WHERE account_id = $1 AND url_id = $2",
   get: `${TRACKED_SELECT} WHERE t.account_id = $1 AND t.url_id = $2`,
   setAliases: "UPDATE tracked_url SET aliases = $1 WHERE account_id = $2 AND url_id = $3",
+  dueNow: `UPDATE refresh_schedule SET ${DUE_AGAIN("$1::bigint")} WHERE url_id = $2`,
   claim: `
     WITH due AS (
       SELECT url_id FROM refresh_schedule
@@ -30,7 +31,8 @@ const SQL = {
     SELECT t.url_id, t.account_id, t.aliases, a.count_variants FROM tracked_url t JOIN account a ON a.id = t.account_id
     WHERE t.url_id = ANY($1::int[]) ORDER BY t.url_id, t.account_id`,
   complete: `
-    UPDATE refresh_schedule SET next_refresh_at = $1, last_refreshed_at = $2, lease_until = NULL, lease_token = NULL
+    UPDATE refresh_schedule SET next_refresh_at = CASE WHEN next_refresh_at = $5 THEN $1 ELSE next_refresh_at END,
+      last_refreshed_at = $2, lease_until = NULL, lease_token = NULL
     WHERE url_id = $3 AND lease_token = $4`,
   summaries: `
     UPDATE tracked_url t SET last_refreshed_at = $2, latest = v.latest, total = v.total, change_7d = v.change_7d, change_30d = v.change_30d
@@ -83,8 +85,12 @@ export function postgresTracked(sql: Sql): TrackedStore {
       const list = pageStatements(accountId, query, (i) => `$${i}`, "ILIKE");
       return pageOf(query, list, async (text, values) => (await sql.query<TrackedRow>(nameOf(text), text, values)).rows);
     },
-    async setAliases(accountId, urlId, aliases) {
-      return ((await sql.query("setAliases", SQL.setAliases, [JSON.stringify(aliases), accountId, urlId])).rowCount ?? 0) > 0;
+    async setAliases(accountId, urlId, aliases, at) {
+      return sql.transaction(async (client) => {
+        if ((await client.query(SQL.setAliases, [JSON.stringify(aliases), accountId, urlId])).rowCount === 0) return false;
+        await client.query(SQL.dueNow, [at, urlId]);
+        return true;
+      });
     },
     async claimDue(now, max, leaseMs, token): Promise<DueRefresh[]> {
       const { rows } = await sql.query<{ url_id: number; url: string; first_tracked_at: number; next_refresh_at: number }>(
@@ -112,9 +118,9 @@ export function postgresTracked(sql: Sql): TrackedStore {
       }
       return trackers;
     },
-    async completeRefresh(urlId, token, refreshedAt, nextAt, summaries) {
+    async completeRefresh({ urlId, dueAt }, token, refreshedAt, nextAt, summaries) {
       return sql.transaction(async (client) => {
-        if ((await client.query(SQL.complete, [nextAt, refreshedAt, urlId, token])).rowCount === 0) return false;
+        if ((await client.query(SQL.complete, [nextAt, refreshedAt, urlId, token, dueAt])).rowCount === 0) return false;
         const columns = summaries.map(({ summary }) => summaryColumns(summary));
         await client.query(SQL.summaries, [
           urlId,

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import type { DueRefresh, Tracker, TrackedStore } from "../tracked.ts";
-import { pageOf, pageStatements, summaryColumns, TRACKED_SELECT, toTracked, type TrackedRow } from "../tracked-rows.ts";
+import { DUE_AGAIN, pageOf, pageStatements, summaryColumns, TRACKED_SELECT, toTracked, type TrackedRow } from "../tracked-rows.ts";
 
 const aliasList = z.array(z.string());
 
@@ -13,10 +13,11 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     // A URL someone else tracks already is refreshed again now, so its new tracker gets counts within a minute.
     schedule: db.prepare<[number, number, number]>(`
       INSERT INTO refresh_schedule (url_id, first_tracked_at, next_refresh_at) VALUES (?, ?, ?)
-      ON CONFLICT (url_id) DO UPDATE SET next_refresh_at = MIN(next_refresh_at, excluded.next_refresh_at)`),
+      ON CONFLICT (url_id) DO UPDATE SET ${DUE_AGAIN("excluded.next_refresh_at")}`),
     remove: db.prepare<[string, number]>("DELETE FROM tracked_url WHERE account_id = ? AND url_id = ?"),
     get: db.prepare<[string, number], TrackedRow>(`${TRACKED_SELECT} WHERE t.account_id = ? AND t.url_id = ?`),
     setAliases: db.prepare<[string, string, number]>("UPDATE tracked_url SET aliases = ? WHERE account_id = ? AND url_id = ?"),
+    dueNow: db.prepare<{ at: number; urlId: number }>(`UPDATE refresh_schedule SET ${DUE_AGAIN("@at")} WHERE url_id = @urlId`),
     due: db.prepare<[number, number, number], { url_id: number }>(`
       SELECT url_id FROM refresh_schedule
       WHERE next_refresh_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
@@ -28,8 +29,9 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     trackers: db.prepare<[number], { account_id: string; aliases: string; count_variants: number }>(`
       SELECT t.account_id, t.aliases, a.count_variants FROM tracked_url t JOIN account a ON a.id = t.account_id
       WHERE t.url_id = ? ORDER BY t.account_id`),
-    complete: db.prepare<[number, number, number, string]>(`
-      UPDATE refresh_schedule SET next_refresh_at = ?, last_refreshed_at = ?, lease_until = NULL, lease_token = NULL
+    complete: db.prepare<[number, number, number, number, string]>(`
+      UPDATE refresh_schedule SET next_refresh_at = CASE WHEN next_refresh_at = ? THEN ? ELSE next_refresh_at END,
+        last_refreshed_at = ?, lease_until = NULL, lease_token = NULL
       WHERE url_id = ? AND lease_token = ?`),
     summary: db.prepare<[number, string, number | null, number | null, number | null, string, number]>(`
       UPDATE tracked_url SET last_refreshed_at = ?, latest = ?, total = ?, change_7d = ?, change_30d = ?
@@ -67,6 +69,12 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     return { ok: true as const, added: fresh.length, alreadyTracked: urlIds.length - fresh.length };
   });
 
+  const setAliases = db.transaction((accountId: string, urlId: number, aliases: readonly string[], at: number) => {
+    if (statements.setAliases.run(JSON.stringify(aliases), accountId, urlId).changes === 0) return false;
+    statements.dueNow.run({ at, urlId });
+    return true;
+  });
+
   const claim = db.transaction((now: number, max: number, leaseMs: number, token: string): DueRefresh[] => {
     const due = statements.due.all(now, now, max);
     return due.map(({ url_id }) => {
@@ -77,9 +85,9 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
   });
 
   const complete = db.transaction(
-    (urlId: number, token: string, refreshedAt: number, nextAt: number, summaries: Parameters<TrackedStore["completeRefresh"]>[4]) => {
-      if (statements.complete.run(nextAt, refreshedAt, urlId, token).changes === 0) return false;
-      for (const { accountId, summary } of summaries) statements.summary.run(refreshedAt, ...summaryColumns(summary), accountId, urlId);
+    (due: { urlId: number; dueAt: number }, token: string, refreshedAt: number, nextAt: number, summaries: Parameters<TrackedStore["completeRefresh"]>[4]) => {
+      if (statements.complete.run(due.dueAt, nextAt, refreshedAt, due.urlId, token).changes === 0) return false;
+      for (const { accountId, summary } of summaries) statements.summary.run(refreshedAt, ...summaryColumns(summary), accountId, due.urlId);
       return true;
     },
   );
@@ -102,8 +110,8 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
       const list = pageStatements(accountId, query, () => "?", "LIKE");
       return pageOf(query, list, async (text, values) => prepared(text).all(...values));
     },
-    async setAliases(accountId, urlId, aliases) {
-      return statements.setAliases.run(JSON.stringify(aliases), accountId, urlId).changes > 0;
+    async setAliases(accountId, urlId, aliases, at) {
+      return setAliases(accountId, urlId, aliases, at);
     },
     async claimDue(now, max, leaseMs, token) {
       return claim.immediate(now, max, leaseMs, token);
@@ -122,8 +130,8 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
       }
       return trackers;
     },
-    async completeRefresh(urlId, token, refreshedAt, nextAt, summaries) {
-      return complete(urlId, token, refreshedAt, nextAt, summaries);
+    async completeRefresh(due, token, refreshedAt, nextAt, summaries) {
+      return complete(due, token, refreshedAt, nextAt, summaries);
     },
     async forget(urlId, token) {
       return statements.forget.run(urlId, token, urlId).changes > 0;
