@@ -16,6 +16,7 @@ import {
   v2ImportHandler,
   v2AliasesHandler,
   v2TrackedUrlHandler,
+  v2TrackedStatusHandler,
   v2TrackedListHandler,
   v2TrackHandler,
   v2UntrackHandler,
@@ -91,6 +92,7 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   route("/v2/counts", { GET: v2CountsHandler(deps) });
   route("/v2/tracked", { GET: v2TrackedListHandler(deps), POST: v2TrackHandler(deps), DELETE: v2UntrackHandler(deps) });
   route("/v2/tracked/url", { GET: v2TrackedUrlHandler(deps) });
+  route("/v2/tracked/status", { GET: v2TrackedStatusHandler(deps) });
   route("/v2/tracked/aliases", { PUT: v2AliasesHandler(deps) });
   route("/v2/imports/:id", { GET: v2ImportHandler(deps) });
   route("/v2/history", { GET: v2HistoryHandler(deps) });

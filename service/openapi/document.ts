@@ -16,6 +16,7 @@ import {
   aliasesBodySchema,
   aliasesAnswerSchema,
   trackedUrlAnswerSchema,
+  trackedStatusSchema,
 } from "../v2/schemas.ts";
 import {
   bulkResultSchema,
@@ -116,6 +117,15 @@ function register(registry: OpenAPIRegistry) {
       202: json(importQueuedSchema, "The sitemap or feed import was queued: follow it at /v2/imports/{id}"),
       403: json(errorSchema, "tracked_limit_exceeded: nothing was added"),
     },
+  });
+  path({
+    method: "get",
+    path: "/v2/tracked/status",
+    tags,
+    security: v2Security,
+    summary: "How many URLs the account tracks of its plan's limit, and whether refreshes run late",
+    request: { query: keyQuery.partial() },
+    responses: { 200: json(trackedStatusSchema, "The status") },
   });
   path({
     method: "get",

@@ -16,7 +16,8 @@ import { validQuery } from "../http/validate.ts";
 import { dayRange, readHistory } from "../history/read-history.ts";
 import { importAnswer, importNotFound, queueImport } from "../tracking/imports.ts";
 import { targetPath } from "../http/paths.ts";
-import { decodeCursor, encodeCursor, listTracked, trackUrls, untrackUrl } from "../tracking/track-urls.ts";
+import { sparklines } from "../history/sparklines.ts";
+import { decodeCursor, trackedStatus, encodeCursor, listTracked, trackUrls, untrackUrl } from "../tracking/track-urls.ts";
 import { lookupNetworks, storedNetworks } from "../v2/network-objects.ts";
 import { setAliases, trackedUrlDetail } from "../tracking/tracked-url.ts";
 import {
@@ -113,8 +114,9 @@ export const v2TrackedListHandler = (deps: ApiDeps) =>
     const ordering = { sort: query.sort, order: query.order };
     const after = query.cursor ? decodeCursor(query.cursor, ordering) : undefined;
     const page = await listTracked(deps, account, { ...ordering, limit: query.limit, after, search: query.q });
+    const lines = query.sparkline ? await sparklines(deps.store.history, page.rows.map((row) => row.urlId), deps.clock.now()) : null;
     return send(200, {
-      data: page.rows.map(trackedItem),
+      data: page.rows.map((row) => (lines ? { ...trackedItem(row), sparkline: lines.get(row.urlId) } : trackedItem(row))),
       next_cursor: page.next ? encodeCursor(page.next, ordering) : null,
     });
   });
@@ -129,6 +131,19 @@ const trackedItem = (row: Awaited<ReturnType<typeof listTracked>>["rows"][number
   change_7d: row.change7d,
   change_30d: row.change30d,
 });
+
+/** GET /v2/tracked/status: how many URLs the account tracks of its limit, and whether refreshes run late. */
+export const v2TrackedStatusHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account) => {
+    const status = await trackedStatus(deps, account);
+    return send(200, {
+      tracked: status.tracked,
+      limit: status.limit,
+      due: status.due,
+      oldest_due_at: iso(status.oldestDueAt),
+      delayed: status.delayed,
+    });
+  });
 
 /** GET /v2/tracked/url?url=U: one tracked URL with its aliases and each counted form's latest counts. */
 export const v2TrackedUrlHandler = (deps: ApiDeps) =>

@@ -82,3 +82,18 @@ export function decodeCursor(text: string, ordering: Ordering): TrackedCursor {
 export async function listTracked(deps: Pick<ApiDeps, "store">, account: AccountContext, query: TrackedPageQuery) {
   return deps.store.tracked.page(account.id, query);
 }
+
+/** A URL due this long ago and not refreshed yet means the schedule runs behind the budget. */
+export const DELAYED_AFTER_MS = 10 * 60_000;
+
+export async function trackedStatus(deps: Pick<ApiDeps, "store" | "clock">, account: AccountContext) {
+  const now = deps.clock.now();
+  const [tracked, backlog] = await Promise.all([deps.store.tracked.count(account.id), deps.store.tracked.backlog(account.id, now)]);
+  return {
+    tracked,
+    limit: account.plan.trackedUrlLimit,
+    due: backlog.due,
+    oldestDueAt: backlog.oldestDueAt,
+    delayed: backlog.oldestDueAt !== null && now - backlog.oldestDueAt > DELAYED_AFTER_MS,
+  };
+}

@@ -104,6 +104,7 @@ export const trackedListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   cursor: z.string().max(200).optional().meta({ description: "next_cursor of the previous page" }),
   q: z.string().max(200).optional().meta({ description: "Only URLs containing this text" }),
+  sparkline: flag.optional().meta({ description: "true: each row also carries `sparkline`, its daily totals over the last 30 days" }),
 });
 
 export const trackedItemSchema = z
@@ -116,6 +117,11 @@ export const trackedItemSchema = z
     total: count.nullable().meta({ description: "The sum of the networks' headline numbers (Facebook total_count, Pinterest count)" }),
     change_7d: z.number().int().nullable(),
     change_30d: z.number().int().nullable(),
+    sparkline: z
+      .array(count.nullable())
+      .length(30)
+      .optional()
+      .meta({ description: "With sparkline=true: the URL's own total on each of the last 30 days (UTC, oldest first; null: no point that day)" }),
   })
   .meta({ id: "TrackedUrl" });
 
@@ -145,6 +151,16 @@ export const trackedUrlAnswerSchema = trackedItemSchema
     ),
   })
   .meta({ id: "TrackedUrlDetail" });
+
+export const trackedStatusSchema = z
+  .object({
+    tracked: count,
+    limit: count.meta({ description: "The plan's tracked-URL limit" }),
+    due: count.meta({ description: "This account's URLs due for a refresh now" }),
+    oldest_due_at: z.iso.datetime().nullable(),
+    delayed: z.boolean().meta({ description: "Refreshes run late: the upstream budget cannot cover the schedule right now" }),
+  })
+  .meta({ id: "TrackedStatus" });
 
 export const untrackQuerySchema = z.object({ url: urlParam, apikey });
 

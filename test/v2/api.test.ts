@@ -108,6 +108,20 @@ describe("tracked URLs", () => {
       expect(Date.parse(row.next_refresh_at) - Date.parse(row.last_refreshed_at)).toBe(3_600_000);
     }
 
+    const withLines = await (await svc.get("/v2/tracked?sparkline=true", bearer(apiKey))).json();
+    for (const row of withLines.data) {
+      expect(row.sparkline).toHaveLength(30);
+      // One refresh so far: one day with a point, whichever day it fell on.
+      expect(row.sparkline.filter((v: number | null) => v !== null)).toEqual([row.total]);
+    }
+    expect(await (await svc.get("/v2/tracked/status", bearer(apiKey))).json()).toEqual({
+      tracked: 3,
+      limit: 5_000,
+      due: 0,
+      oldest_due_at: null,
+      delayed: false,
+    });
+
     const first = await (await svc.get("/v2/tracked?sort=total&order=desc&limit=2", bearer(apiKey))).json();
     expect(first.data).toHaveLength(2);
     const second = await (await svc.get(`/v2/tracked?sort=total&order=desc&limit=2&cursor=${first.next_cursor}`, bearer(apiKey))).json();
