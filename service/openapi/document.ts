@@ -17,7 +17,7 @@ import {
   aliasesAnswerSchema,
   trackedUrlAnswerSchema,
   trackedStatusSchema,
-} from "../v2/schemas.ts";
+} from "../../lib/v2/schemas.ts";
 import {
   bulkResultSchema,
   bulkSubmitAnswerSchema,

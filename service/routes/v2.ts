@@ -27,7 +27,7 @@ import {
   trackBodySchema,
   trackedListQuerySchema,
   untrackQuerySchema,
-} from "../v2/schemas.ts";
+} from "../../lib/v2/schemas.ts";
 
 /** JSON bodies of v2 (10,000 URLs of a typical length fit; longer lists go in several requests or a sitemap). */
 const MAX_V2_BODY_BYTES = 4 * 1024 * 1024;

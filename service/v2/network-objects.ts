@@ -1,6 +1,6 @@
 import type { StoredCounts } from "../../lib/counts/values.ts";
 import { knownValues, type ObservedValues } from "../../lib/history/observed.ts";
-import { V2_NETWORKS, type V2Network } from "./schemas.ts";
+import { V2_NETWORKS, type V2Network } from "../../lib/v2/schemas.ts";
 
 /** v2 network objects: each network's values with a status, never a 0 for what was not reported. */
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
 
 /**
- * The v2 API's requests and answers as zod schemas: the routes validate with them and the OpenAPI document
- * is generated from them (openapi.ts), so the document cannot drift from what the API does.
+ * The v2 API's requests and answers as zod schemas: the API's routes validate with them, the OpenAPI document
+ * is generated from them (service/openapi/document.ts), and the dashboard checks the answers it reads with
+ * them, so none of the three can drift from the others.
  */
 
 const count = z.number().int().min(0);
