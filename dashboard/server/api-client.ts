@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { SharecountError, type ApiErrorCode } from "../../lib/errors.ts";
 import type { LookupAnswer } from "../client/answers.ts";
 import {
@@ -11,6 +11,16 @@ import {
   usageSchema,
   whitelistSchema,
 } from "../client/api-schemas.ts";
+import {
+  aliasesAnswerSchema,
+  historyAnswerSchema,
+  importAnswerSchema,
+  importQueuedSchema,
+  trackAnswerSchema,
+  trackedListAnswerSchema,
+  trackedStatusSchema,
+  trackedUrlAnswerSchema,
+} from "../../lib/v2/schemas.ts";
 
 /** An error answer of the API (its `Type`), or `unreachable` / `bad_answer`. */
 export class ApiClientError extends SharecountError<ApiErrorCode | "unreachable" | "bad_answer"> {
@@ -34,7 +44,8 @@ export class ShareCountApi {
     private readonly apiKey: string,
   ) {}
 
-  private async call<S extends z.ZodTypeAny>(schema: S, path: string, init?: RequestInit): Promise<{ body: z.infer<S>; response: Response }> {
+  /** The API's answer to `path` with this key; an error answer becomes an ApiClientError. */
+  private async fetch(path: string, init?: RequestInit): Promise<Response> {
     const url = `${this.baseUrl}${path}${path.includes("?") ? "&" : "?"}apikey=${encodeURIComponent(this.apiKey)}`;
     let response: Response;
     try {
@@ -42,13 +53,19 @@ export class ShareCountApi {
     } catch {
       throw new ApiClientError("unreachable", 503, "The share-count API cannot be reached right now.");
     }
-    const json: unknown = await response.json().catch(() => null);
     if (!response.ok) {
+      const json: unknown = await response.json().catch(() => null);
       const error = apiErrorSchema.safeParse(json);
       const retryAfter = Number(response.headers.get("retry-after") ?? NaN);
       if (error.success) throw new ApiClientError(error.data.Type, response.status, error.data.Error, Number.isFinite(retryAfter) ? retryAfter : null);
       throw new ApiClientError("bad_answer", 502, `The API answered ${response.status} without an error object.`);
     }
+    return response;
+  }
+
+  private async call<S extends z.ZodTypeAny>(schema: S, path: string, init?: RequestInit): Promise<{ body: z.infer<S>; response: Response }> {
+    const response = await this.fetch(path, init);
+    const json: unknown = response.status === 204 ? null : await response.json().catch(() => undefined);
     const parsed = schema.safeParse(json);
     if (!parsed.success) throw new ApiClientError("bad_answer", 502, "The API's answer did not have the expected shape.");
     return { body: parsed.data, response };
@@ -99,5 +116,62 @@ export class ShareCountApi {
 
   async bulk(bulkId: string, force = false) {
     return (await this.call(bulkRetrievalSchema, `/v1.0/bulk?bulk_id=${encodeURIComponent(bulkId)}${force ? "&force=1" : ""}`)).body;
+  }
+
+  private json(method: "POST" | "PUT", body: unknown): RequestInit {
+    return { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  }
+
+  async trackedPage(query: { sort: string; order: string; limit: number; cursor?: string; q?: string }) {
+    const params = new URLSearchParams({ sort: query.sort, order: query.order, limit: String(query.limit), sparkline: "true" });
+    if (query.cursor) params.set("cursor", query.cursor);
+    if (query.q) params.set("q", query.q);
+    return (await this.call(trackedListAnswerSchema, `/v2/tracked?${params}`)).body;
+  }
+
+  async trackedStatus() {
+    return (await this.call(trackedStatusSchema, "/v2/tracked/status")).body;
+  }
+
+  async track(urls: string[]) {
+    return (await this.call(trackAnswerSchema, "/v2/tracked", this.json("POST", { urls }))).body;
+  }
+
+  async importFrom(kind: "sitemap" | "feed", url: string) {
+    return (await this.call(importQueuedSchema, "/v2/tracked", this.json("POST", { [kind]: url }))).body;
+  }
+
+  async importStatus(id: string) {
+    return (await this.call(importAnswerSchema, `/v2/imports/${encodeURIComponent(id)}`)).body;
+  }
+
+  async untrack(url: string) {
+    await this.call(z.null(), `/v2/tracked?url=${encodeURIComponent(url)}`, { method: "DELETE" });
+  }
+
+  async trackedUrl(url: string) {
+    return (await this.call(trackedUrlAnswerSchema, `/v2/tracked/url?url=${encodeURIComponent(url)}`)).body;
+  }
+
+  async setAliases(url: string, aliases: string[]) {
+    return (await this.call(aliasesAnswerSchema, "/v2/tracked/aliases", this.json("PUT", { url, aliases }))).body;
+  }
+
+  private historyQuery(query: { url: string; from: string; to: string; interval: "hour" | "day" }) {
+    return new URLSearchParams({ url: query.url, from: query.from, to: query.to, interval: query.interval });
+  }
+
+  async history(query: { url: string; from: string; to: string; interval: "hour" | "day" }) {
+    return (await this.call(historyAnswerSchema, `/v2/history?${this.historyQuery(query)}`)).body;
+  }
+
+  /** The history as the API's CSV (a download), passed through as text. */
+  async historyCsv(query: { url: string; from: string; to: string; interval: "hour" | "day" }) {
+    const response = await this.fetch(`/v2/history.csv?${this.historyQuery(query)}`);
+    return { csv: await response.text(), filename: /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "history.csv" };
+  }
+
+  async openApi() {
+    return (await this.call(z.record(z.string(), z.unknown()), "/v2/openapi.json")).body;
   }
 }

@@ -2,6 +2,7 @@ import "server-only";
 import type { Redis } from "ioredis";
 import { Accounts } from "../../lib/accounts/accounts.ts";
 import { Sessions } from "../../lib/sessions/sessions.ts";
+import { TrackingSettings } from "../../lib/accounts/tracking-settings.ts";
 import { createPrisma, pingDatabase, type PrismaClient } from "../../lib/db/prisma.ts";
 import { parseEnv, type Env } from "../../lib/env.ts";
 import { connectRedis } from "../../lib/redis/redis.ts";
@@ -18,6 +19,7 @@ export interface DashboardContext {
   accounts: Accounts;
   /** The tables the API also uses (bulk jobs), through their owners. */
   store: Store;
+  trackingSettings: TrackingSettings;
   /** Signed-in browsers (Auth.js's database sessions). */
   sessions: Sessions;
   /** Resolves while the database answers: the health check. */
@@ -47,6 +49,7 @@ export function dashboard(): DashboardContext {
       accounts: new Accounts(prisma, clock, new KeyVault(secret), store),
       store,
       sessions: new Sessions(prisma, clock),
+      trackingSettings: new TrackingSettings(prisma),
       ping: () => pingDatabase(prisma),
       authSecret: deriveKey(secret, "auth.js").toString("hex"),
       apiUrl: env.SHARECOUNT_API_URL ?? `http://127.0.0.1:${env.PORT}`,
