@@ -5,10 +5,12 @@ import { usePathname } from "next/navigation";
 
 const LINKS = [
   { href: "/dashboard", label: "Overview" },
+  { href: "/dashboard/urls", label: "URLs" },
   { href: "/dashboard/usage", label: "Usage" },
   { href: "/dashboard/whitelist", label: "Whitelist" },
   { href: "/dashboard/bulk", label: "Bulk" },
   { href: "/dashboard/settings", label: "Settings" },
+  { href: "/dashboard/api", label: "API reference" },
 ];
 
 export function DashboardNav() {

@@ -15,6 +15,7 @@ import {
 import { useNow } from "@/dashboard/client/hooks/use-now";
 import { useOverview } from "@/dashboard/client/hooks/use-overview";
 import { ApiKeyCard } from "./api-key-card";
+import { LeadersCards } from "./leaders-card";
 import { LookupCard } from "./lookup-card";
 
 export function OverviewClient({ initialOverview }: { initialOverview: Overview | undefined }) {
@@ -36,6 +37,7 @@ export function OverviewClient({ initialOverview }: { initialOverview: Overview 
       ) : (
         <LoadingState label="Loading your plan and quota…" className="h-72" />
       )}
+      <LeadersCards />
       <LookupCard />
     </div>
   );

@@ -18,3 +18,15 @@ export interface LookupAnswer {
   sandbox: boolean;
   quotaRemaining: number | null;
 }
+
+/** A tracked URL as the overview's leader boards show it. */
+export interface Leader {
+  url: string;
+  total: number | null;
+  change7d: number | null;
+}
+
+export interface Leaders {
+  mostShared: Leader[];
+  topMovers: Leader[];
+}

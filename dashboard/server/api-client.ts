@@ -122,8 +122,8 @@ export class ShareCountApi {
     return { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
   }
 
-  async trackedPage(query: { sort: string; order: string; limit: number; cursor?: string; q?: string }) {
-    const params = new URLSearchParams({ sort: query.sort, order: query.order, limit: String(query.limit), sparkline: "true" });
+  async trackedPage(query: { sort: string; order: string; limit: number; cursor?: string; q?: string; sparkline?: boolean }) {
+    const params = new URLSearchParams({ sort: query.sort, order: query.order, limit: String(query.limit), sparkline: String(query.sparkline ?? true) });
     if (query.cursor) params.set("cursor", query.cursor);
     if (query.q) params.set("q", query.q);
     return (await this.call(trackedListAnswerSchema, `/v2/tracked?${params}`)).body;

@@ -8,10 +8,11 @@ export const metadata: Metadata = { title: "Settings" };
 export default async function SettingsPage() {
   const account = await requireAccount();
   const context = dashboard();
-  const [sessions, hasPassword] = await Promise.all([
+  const [sessions, hasPassword, tracking] = await Promise.all([
     context.sessions.list(account.id, account.sessionId),
     context.accounts.hasPassword(account.id),
+    context.trackingSettings.of(account.id),
   ]);
   // The server's clock renders "last seen …" the same on the server and while hydrating; the browser's takes over after.
-  return <SettingsClient initialSessions={sessions} hasPassword={hasPassword} serverNow={Date.now()} />;
+  return <SettingsClient initialSessions={sessions} hasPassword={hasPassword} tracking={tracking} serverNow={Date.now()} />;
 }

@@ -9,17 +9,21 @@ import { formatTimeAgo } from "@/dashboard/client/format";
 import { useNow } from "@/dashboard/client/hooks/use-now";
 import { useChangePassword } from "@/dashboard/client/hooks/use-password";
 import { useSessions, useSignOutSessions } from "@/dashboard/client/hooks/use-sessions";
+import type { TrackingSettings } from "@/dashboard/client/hooks/use-tracking-settings";
+import { TrackingCard } from "./tracking-card";
 
 interface Props {
   initialSessions: SessionSummary[];
   hasPassword: boolean;
+  tracking: TrackingSettings;
   serverNow: number;
 }
 
-export function SettingsClient({ initialSessions, hasPassword, serverNow }: Props) {
+export function SettingsClient({ initialSessions, hasPassword, tracking, serverNow }: Props) {
   return (
     <div className="space-y-6">
       <h1 className="text-xl font-semibold">Settings</h1>
+      <TrackingCard initial={tracking} />
       <PasswordCard hasPassword={hasPassword} />
       <SessionsCard initialSessions={initialSessions} serverNow={serverNow} />
     </div>
