@@ -14,4 +14,7 @@ export const E2E_ENV: Record<string, string> = {
   QUOTA_TIMEZONE: "UTC",
   // Tests that need a client address of their own (rate limits per address) send X-Forwarded-For.
   TRUSTED_PROXIES: "127.0.0.1",
+  // The URLs spec imports a sitemap it serves on loopback; tracked URLs are refreshed within a second.
+  SITEMAP_ALLOW_PRIVATE_HOSTS: "true",
+  REFRESH_POLL_MS: "500",
 };
