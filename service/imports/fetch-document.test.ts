@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDocumentFetcher, type FetchSeams } from "./fetch-document.ts";
 import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from "./source-limits.ts";
-import { importError, redirect, startTestServer, urlset, xml, type Route, type TestServer } from "./test-server.ts";
+import { importError, redirect, startTestServer, urlset, xml, type Route, type TestServer } from "../../test/support/document-server.ts";
 
 const LIMITS: SourceLimits = { ...DEFAULT_SOURCE_LIMITS, allowPrivateHosts: true, timeoutMs: 2000 };
 const PUBLIC = { allowPrivateHosts: false };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readFeed } from "./read-feed.ts";
 import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from "./source-limits.ts";
-import { importError, redirect, startTestServer, urlset, xml, type Route, type TestServer } from "./test-server.ts";
+import { importError, redirect, startTestServer, urlset, xml, type Route, type TestServer } from "../../test/support/document-server.ts";
 
 const LIMITS: SourceLimits = { ...DEFAULT_SOURCE_LIMITS, allowPrivateHosts: true, timeoutMs: 2000 };
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createDocumentFetcher } from "./fetch-document.ts";
 import { readSitemap, readSitemapWith } from "./read-sitemap.ts";
 import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from "./source-limits.ts";
-import { importError, redirect, sitemapIndex, startTestServer, urlset, xml, type Route, type TestServer } from "./test-server.ts";
+import { importError, redirect, sitemapIndex, startTestServer, urlset, xml, type Route, type TestServer } from "../../test/support/document-server.ts";
 
 const LIMITS: SourceLimits = { ...DEFAULT_SOURCE_LIMITS, allowPrivateHosts: true, timeoutMs: 2000 };
 

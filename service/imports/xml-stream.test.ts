@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { importError } from "./test-server.ts";
+import { importError } from "../../test/support/document-server.ts";
 import { readXml } from "./xml-stream.ts";
 
 /** The text of every `<loc>`, the document given in `chunks`. */

@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../service/imports/test-server.ts";
+import { startTestServer, type TestServer } from "../support/document-server.ts";
 import { until } from "../support/processes.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 

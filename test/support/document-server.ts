@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { expect } from "vitest";
-import { ImportError } from "./import-error.ts";
+import { ImportError } from "../../service/imports/import-error.ts";
 
 export type Route = (request: IncomingMessage, response: ServerResponse) => void;
 
