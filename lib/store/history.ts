@@ -17,6 +17,8 @@ export interface HistoryStore {
   idsOf(urls: readonly string[]): Promise<Map<string, number>>;
   /** The id of a URL already seen, or null. */
   idOf(url: string): Promise<number | null>;
+  /** The ids of those of these URLs already seen (adds nothing). */
+  knownIds(urls: readonly string[]): Promise<Map<string, number>>;
   /**
    * Records what was observed at `at` (never an empty observation). One point per URL and hour: a newer
    * observation in the same hour replaces the networks it holds and keeps the others.

@@ -72,6 +72,8 @@ export interface TrackedStore {
   remove(accountId: string, urlId: number): Promise<boolean>;
   get(accountId: string, urlId: number): Promise<TrackedUrl | null>;
   count(accountId: string): Promise<number>;
+  /** Which of these URLs the account tracks. */
+  trackedAmong(accountId: string, urlIds: readonly number[]): Promise<Set<number>>;
   /** A page of the account's tracked URLs; rows without the sort value come last in either order. */
   page(accountId: string, query: TrackedPageQuery): Promise<{ rows: TrackedUrl[]; next: TrackedCursor | null }>;
   /**

@@ -114,6 +114,15 @@ describe("readFeed", () => {
     await importError(read(server.url("/lol.xml")), "is not well-formed XML", "undefined entity");
   });
 
+  it("refuses deep nesting at once instead of spending time on it", async () => {
+    const deep = (n: number) => `<rss><channel><item>${"<x>".repeat(n)}${"</x>".repeat(n)}</item></channel></rss>`;
+    const server = await serve({ "/deep.xml": xml(deep(100_000)), "/ok.xml": xml(deep(90)) });
+    const started = performance.now();
+    await importError(read(server.url("/deep.xml")), `The feed at ${server.url("/deep.xml")} nests elements more than 100 deep`);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(await read(server.url("/ok.xml"))).toEqual({ urls: [], truncated: false });
+  });
+
   it("is guarded like any fetch", async () => {
     const server = await serve({ "/rss.xml": xml(RSS2) });
     await importError(read(server.url("/rss.xml"), { allowPrivateHosts: false }), `The feed at ${server.url("/rss.xml")} cannot be fetched: 127.0.0.1 is a loopback`);

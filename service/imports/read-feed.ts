@@ -43,7 +43,8 @@ function feedReader(found: UrlList, requested: string, documentUrl: string): Xml
   let item: { link?: string; guid?: string } | undefined;
   let capture: { into: "link" | "guid"; text: string } | undefined;
 
-  const inItem = (path: readonly string[]) => path.length === itemPath.length && itemPath.every((name, i) => path[i] === name);
+  /** Whether the first `depth` names of `path` (all of it by default) are the item's path: no copies of `path`. */
+  const inItem = (path: readonly string[], depth = path.length) => depth === itemPath.length && itemPath.every((name, i) => path[i] === name);
 
   return {
     open(name, attributes, path) {
@@ -54,12 +55,12 @@ function feedReader(found: UrlList, requested: string, documentUrl: string): Xml
         if (!format) throw new ImportError(`The document at ${requested} is not an RSS or Atom feed: its root element is <${name}>, where a feed has <rss>, <rdf:RDF> or <feed>.`);
         itemPath = ITEM_PATHS[format];
       } else if (format === "atom") {
-        if (name === "link" && inItem(path.slice(0, -1)) && attributes.href && ALTERNATE.has((attributes.rel ?? "alternate").trim())) {
+        if (name === "link" && inItem(path, path.length - 1) && attributes.href && ALTERNATE.has((attributes.rel ?? "alternate").trim())) {
           found.add(resolvedOr(attributes.href.trim(), bases.at(-1)!, attributes.href));
         }
       } else if (inItem(path)) {
         item = {};
-      } else if (item && inItem(path.slice(0, -1))) {
+      } else if (item && inItem(path, path.length - 1)) {
         if (name === "link") capture = { into: "link", text: "" };
         else if (name === "guid" && (attributes.isPermaLink ?? "true").trim().toLowerCase() === "true") capture = { into: "guid", text: "" };
       }

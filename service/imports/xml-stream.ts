@@ -13,6 +13,9 @@ export interface XmlReader {
   done(): boolean;
 }
 
+/** Far deeper than any sitemap or feed: deeper nesting is an attack on the readers, not a document. */
+const MAX_DEPTH = 100;
+
 /** Readers match local names: `<sm:loc>`, `<rdf:RDF>` and `<loc>` are all read alike, whatever the namespace. */
 const localName = (qualified: string) => qualified.slice(qualified.indexOf(":") + 1);
 
@@ -31,6 +34,7 @@ export async function readXml(chunks: AsyncIterable<Buffer>, reader: XmlReader, 
     throw notWellFormed(subject, error.message);
   });
   parser.on("opentag", (tag) => {
+    if (path.length >= MAX_DEPTH) throw new ImportError(`${subject} nests elements more than ${MAX_DEPTH} deep; sitemaps and feeds need a handful.`);
     path.push(localName(tag.name));
     reader.open(path.at(-1)!, tag.attributes, path);
   });
@@ -46,6 +50,8 @@ export async function readXml(chunks: AsyncIterable<Buffer>, reader: XmlReader, 
     empty &&= text === "";
     parser.write(text);
     if (reader.done()) return;
+    // A chunk already received is parsed without waiting for I/O: let other requests in between chunks.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (empty) throw new ImportError(`${subject} is empty.`);
   parser.close();

@@ -18,9 +18,16 @@ export async function trackUrls(deps: TrackDeps, account: AccountContext, inputs
     if (parsed.ok) valid.add(parsed.normalized);
     else invalid++;
   }
+  const limit = account.plan.trackedUrlLimit;
+  // Checked before any URL is stored: a refused request writes nothing. The addition checks again, atomically.
+  const { history, tracked } = deps.store;
+  const known = await history.knownIds([...valid]);
+  const already = await tracked.trackedAmong(account.id, [...known.values()]);
+  const count = await tracked.count(account.id);
+  if (count + valid.size - already.size > limit) throw trackedLimitExceeded(limit, Math.max(0, limit - count), valid.size - already.size);
   const ids = await deps.history.idsOf([...valid]);
-  const result = await deps.store.tracked.add(account.id, [...ids.values()], account.plan.trackedUrlLimit, deps.clock.now());
-  if (!result.ok) throw trackedLimitExceeded(account.plan.trackedUrlLimit, result.slotsLeft, valid.size);
+  const result = await tracked.add(account.id, [...ids.values()], limit, deps.clock.now());
+  if (!result.ok) throw trackedLimitExceeded(limit, result.slotsLeft, valid.size - already.size);
   if (result.added > 0) deps.trackedAdded();
   // Repeats within the request count as already tracked.
   return { added: result.added, already_tracked: inputs.length - invalid - result.added, invalid };
@@ -30,7 +37,7 @@ export const trackedLimitExceeded = (limit: number, slotsLeft: number, asked: nu
   new ApiError(
     "tracked_limit_exceeded",
     403,
-    `This plan tracks at most ${limit} URLs; ${slotsLeft} ${slotsLeft === 1 ? "slot is" : "slots are"} left and the request would add up to ${asked}. ` +
+    `This plan tracks at most ${limit} URLs; ${slotsLeft} ${slotsLeft === 1 ? "slot is" : "slots are"} left and the request would add ${asked}. ` +
       "Nothing was added: remove tracked URLs or move to a larger plan.",
   );
 

@@ -143,11 +143,14 @@ describe("tracked URLs", () => {
     try {
       await svc.get("/v1.0/quota?apikey=" + apiKey);
       await post(apiKey, { urls: [fresh(), fresh()] });
+      const stored = await svc.prisma.countedUrl.count();
       const res = await post(apiKey, { urls: [fresh(), fresh()] });
+      // A refused request stores nothing, not even the URLs' ids.
+      expect(await svc.prisma.countedUrl.count()).toBe(stored);
       expect(res.status).toBe(403);
       const body = await res.json();
       expect(body.Type).toBe("tracked_limit_exceeded");
-      expect(body.Error).toMatch(/1 slot is left/);
+      expect(body.Error).toMatch(/1 slot is left and the request would add 2\./);
       const list = await (await svc.get("/v2/tracked", bearer(apiKey))).json();
       expect(list.data).toHaveLength(2);
     } finally {

@@ -41,6 +41,10 @@ export function postgresHistory(sql: Sql): HistoryStore {
       const { rows } = await sql.query<{ id: number; url: string }>("countedUrlIds", SQL.ids, [sorted]);
       return new Map(rows.map((row) => [row.url, row.id]));
     },
+    async knownIds(urls) {
+      const { rows } = await sql.query<{ id: number; url: string }>("countedUrlIds", SQL.ids, [[...new Set(urls)]]);
+      return new Map(rows.map((row) => [row.url, row.id]));
+    },
     async idOf(url) {
       return (await sql.query<{ id: number }>("countedUrlId", SQL.idOf, [url])).rows[0]?.id ?? null;
     },

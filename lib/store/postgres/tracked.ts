@@ -78,6 +78,10 @@ export function postgresTracked(sql: Sql): TrackedStore {
       const row = (await sql.query<TrackedRow>("getTracked", SQL.get, [accountId, urlId])).rows[0];
       return row ? toTracked(row) : null;
     },
+    async trackedAmong(accountId, urlIds) {
+      const { rows } = await sql.query<{ url_id: number }>("trackedAmong", SQL.tracked, [accountId, [...urlIds]]);
+      return new Set(rows.map((row) => row.url_id));
+    },
     async count(accountId) {
       return (await sql.query<{ n: number }>("countTracked", SQL.count, [accountId])).rows[0]!.n;
     },

@@ -74,6 +74,14 @@ export function sqliteHistory(db: Database.Database): HistoryStore {
     async idOf(url) {
       return statements.idOf.get(url) ?? null;
     },
+    async knownIds(urls) {
+      const ids = new Map<string, number>();
+      for (const url of urls) {
+        const id = statements.idOf.get(url);
+        if (id !== undefined) ids.set(url, id);
+      }
+      return ids;
+    },
     async record(urlId, at, values) {
       statements.record.run(urlId, hourOf(at), at, ...columnsOf(values));
     },

@@ -106,6 +106,9 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     async count(accountId) {
       return statements.count.get(accountId)!;
     },
+    async trackedAmong(accountId, urlIds) {
+      return new Set(urlIds.filter((id) => statements.isTracked.get(accountId, id) === 1));
+    },
     async page(accountId, query) {
       const list = pageStatements(accountId, query, () => "?", "LIKE");
       return pageOf(query, list, async (text, values) => prepared(text).all(...values));
