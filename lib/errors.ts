@@ -31,6 +31,7 @@ export const API_ERROR_CODES = [
   "tracked_limit_exceeded",
   "tracked_url_not_found",
   "import_not_found",
+  "import_limit_exceeded",
   "invalid_parameter",
   "service_unavailable",
   "internal_error",

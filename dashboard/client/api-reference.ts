@@ -101,7 +101,8 @@ export function exampleOf(schema: JsonSchema | undefined, components: Record<str
   if (alternative) return exampleOf(alternative, components, depth + 1);
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
   if (type === "object" || s.properties) {
-    const required = new Set(s.required ?? []);
+    // The required properties; with none required (one of several), the first stands for them.
+    const required = new Set(s.required?.length ? s.required : Object.keys(s.properties ?? {}).slice(0, 1));
     return Object.fromEntries(
       Object.entries(s.properties ?? {})
         .filter(([name]) => required.has(name))

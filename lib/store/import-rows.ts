@@ -31,6 +31,17 @@ export const toImport = (row: ImportRow): UrlImport => ({
 
 export const IMPORT_COLUMNS = "id, account_id, kind, source_url, status, urls_found, added, error, created_at, updated_at, next_read_at";
 
+export const ACTIVE_COUNTS = `
+  SELECT COUNT(*) FILTER (WHERE status IN ('queued', 'running')) AS pending,
+         COUNT(*) FILTER (WHERE kind = 'feed' AND (status IN ('queued', 'running') OR next_read_at IS NOT NULL)) AS feeds
+  FROM url_import WHERE account_id = $account`;
+
+export const CANCEL = `
+  UPDATE url_import SET next_read_at = NULL, updated_at = $at,
+    error = CASE WHEN status = 'queued' THEN 'Cancelled.' ELSE error END,
+    status = CASE WHEN status = 'queued' THEN 'failed' ELSE status END
+  WHERE account_id = $account AND id = $id`;
+
 /** What may run at `now` (the statement's first parameter), oldest first. */
 export const RUNNABLE = `
   (status = 'queued' AND (lease_until IS NULL OR lease_until <= $now))

@@ -37,4 +37,8 @@ export interface ImportStore {
    */
   claim(now: number, leaseMs: number): Promise<UrlImport | null>;
   finish(id: string, outcome: ImportOutcome, at: number): Promise<void>;
+  /** The account's imports waiting or running, and its feeds read again daily (what the caps count). */
+  activeCounts(accountId: string): Promise<{ pending: number; feeds: number }>;
+  /** Stops an import: a queued one fails as cancelled, a feed is not read again. Whether it was the account's. */
+  cancel(accountId: string, id: string, at: number): Promise<boolean>;
 }

@@ -43,14 +43,21 @@ export const TRACKED_SELECT = `
   SELECT t.url_id, c.url, t.added_at, t.aliases, t.last_refreshed_at, s.next_refresh_at, t.latest, t.total, t.change_7d, t.change_30d
   FROM tracked_url t JOIN counted_url c ON c.id = t.url_id LEFT JOIN refresh_schedule s ON s.url_id = t.url_id`;
 
+/** A URL is refreshed again for a change (a new tracker, new aliases) at most this long after its last refresh. */
+export const REFRESH_GAP_MS = 10 * 60_000;
+
 /**
- * Makes a scheduled URL due at `at` (an SQL expression): at once if that is sooner, and also when a refresh
- * is under way (it may have read the trackers and aliases before the change), which then leaves the new due
- * time in place rather than the cadence's. `prefix` names the existing row where the statement needs it.
+ * Makes a scheduled URL due at `at` (an SQL expression), but no sooner than REFRESH_GAP_MS after its last
+ * refresh, so adding and removing trackers or aliases cannot make it refreshed over and over: sooner than it
+ * was due, and also when a refresh is under way (it may have read the trackers and aliases before the
+ * change), which then leaves this due time in place rather than the cadence's. `prefix` names the existing
+ * row where the statement needs it; `greatest` is the database's two-argument maximum.
  */
-export const DUE_AGAIN = (at: string, prefix = "") =>
-  `next_refresh_at = CASE WHEN ${prefix}lease_until IS NOT NULL AND ${prefix}lease_until > ${at} THEN ${at}
-    WHEN ${prefix}next_refresh_at < ${at} THEN ${prefix}next_refresh_at ELSE ${at} END`;
+export const DUE_AGAIN = (at: string, greatest: "MAX" | "GREATEST", prefix = "") => {
+  const soonest = `CASE WHEN ${prefix}last_refreshed_at IS NULL THEN ${at} ELSE ${greatest}(${at}, ${prefix}last_refreshed_at + ${REFRESH_GAP_MS}) END`;
+  return `next_refresh_at = CASE WHEN ${prefix}lease_until IS NOT NULL AND ${prefix}lease_until > ${at} THEN ${soonest}
+    WHEN ${prefix}next_refresh_at < ${soonest} THEN ${prefix}next_refresh_at ELSE ${soonest} END`;
+};
 
 const SORT_COLUMNS = { total: "total", change_7d: "change_7d", added: "added_at" } as const;
 

@@ -38,7 +38,7 @@ const apikey = z.string().optional().meta({ description: "The API key (or send A
 const urlParam = z.string().min(1).meta({ description: "A complete http(s) URL, percent-encoded", example: "https://example.com/post" });
 const flag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
-export const countsQuerySchema = z.object({
+export const countsQuerySchema = z.strictObject({
   url: urlParam,
   apikey,
   networks: z
@@ -69,15 +69,18 @@ export const countsAnswerSchema = z
 export const MAX_TRACKED_PER_REQUEST = 10_000;
 
 export const trackBodySchema = z
-  .union([
-    z.object({ urls: z.array(z.string()).min(1).max(MAX_TRACKED_PER_REQUEST) }).strict(),
-    z.object({ sitemap: z.string().min(1).max(2048) }).strict(),
-    z.object({ feed: z.string().min(1).max(2048) }).strict(),
-  ])
-  .meta({
-    id: "TrackRequest",
-    description: `URLs to track (at most ${MAX_TRACKED_PER_REQUEST} per request), or a sitemap (an index, gzipped files) or an RSS or Atom feed to import them from (a feed is read again daily)`,
-  });
+  .strictObject({
+    urls: z
+      .array(z.string())
+      .min(1, "urls must hold at least one URL")
+      .max(MAX_TRACKED_PER_REQUEST, `at most ${MAX_TRACKED_PER_REQUEST} URLs per request: split the list, or import a sitemap`)
+      .optional()
+      .meta({ description: `URLs to track now, at most ${MAX_TRACKED_PER_REQUEST} per request` }),
+    sitemap: z.string().min(1).max(2048).optional().meta({ description: "A sitemap or sitemap index (gzipped files too) to import URLs from" }),
+    feed: z.string().min(1).max(2048).optional().meta({ description: "An RSS or Atom feed to import URLs from, read again daily" }),
+  })
+  .refine((body) => [body.urls, body.sitemap, body.feed].filter((v) => v !== undefined).length === 1, "send exactly one of urls, sitemap or feed")
+  .meta({ id: "TrackRequest", description: "Exactly one of urls, sitemap or feed" });
 
 export const trackAnswerSchema = z
   .object({
@@ -98,7 +101,7 @@ export const importAnswerSchema = z
   })
   .meta({ id: "Import" });
 
-export const trackedListQuerySchema = z.object({
+export const trackedListQuerySchema = z.strictObject({
   apikey,
   sort: z.enum(["total", "change_7d", "added"]).default("added"),
   order: z.enum(["desc", "asc"]).default("desc"),
@@ -163,11 +166,11 @@ export const trackedStatusSchema = z
   })
   .meta({ id: "TrackedStatus" });
 
-export const untrackQuerySchema = z.object({ url: urlParam, apikey });
+export const untrackQuerySchema = z.strictObject({ url: urlParam, apikey });
 
 const day = z.iso.date().meta({ description: "YYYY-MM-DD (UTC)" });
 
-export const historyQuerySchema = z.object({
+export const historyQuerySchema = z.strictObject({
   url: urlParam,
   apikey,
   from: day.optional().meta({ description: "First day (UTC), default 30 days ago" }),

@@ -88,7 +88,9 @@ export class CountService {
   async refresh(url: string): Promise<RefreshResult> {
     const { fetched, called } = await this.fetchAll(url, "refresh");
     const entry: CacheEntry = { ...fetched, expiresAt: fetched.fetchedAt + this.cacheSeconds(fetched, this.options.defaultTtlSeconds) * 1000 };
-    if (called > 0) await this.options.cache.set(url, entry);
+    // Only a whole fresh answer replaces the cached one: a refresh the budget cut short must not make live
+    // queries serve stale counts.
+    if (called > 0 && !fetched.degraded) await this.options.cache.set(url, entry);
     return { counts: fetched.counts, fetchedAt: fetched.fetchedAt, called };
   }
 

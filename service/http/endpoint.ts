@@ -24,9 +24,14 @@ export type Endpoint = (req: IncomingMessage) => Promise<Answer>;
  * Every API endpoint: the query string parsed once, the JSONP policy applied, and whatever the answer throws
  * mapped to the API's error object (as JSONP when the answer would have been).
  */
-export function endpoint(jsonp: JsonpPolicy, answer: (request: EndpointRequest) => Promise<Answer>): Endpoint {
+export function endpoint(
+  jsonp: JsonpPolicy,
+  answer: (request: EndpointRequest) => Promise<Answer>,
+  /** How the query string is read: v1's tolerant reading by default (see query.ts). */
+  readQuery: (url: string) => QueryParams = requestQuery,
+): Endpoint {
   return async (req) => {
-    const params = requestQuery(req.url!);
+    const params = readQuery(req.url!);
     const requested = params.get("callback");
     let callback: string | undefined;
     if (requested !== undefined && requested !== "" && jsonp !== "ignore") {

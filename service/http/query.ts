@@ -51,6 +51,23 @@ export function requestQuery(url: string): QueryParams {
   return parseQuery(start === -1 ? "" : url.slice(start + 1));
 }
 
+/**
+ * A query string read the standard way, for v2: no v1 client sends to it, so a `url` must be percent-encoded
+ * and nothing after it is taken back into it (an unknown parameter is reported instead: see validQuery).
+ */
+export function plainRequestQuery(url: string): QueryParams {
+  const start = url.indexOf("?");
+  const params: QueryParams = new Map();
+  if (start === -1) return params;
+  for (const part of url.slice(start + 1).split("&")) {
+    if (part.length === 0) continue;
+    const eq = part.indexOf("=");
+    const key = decode(eq === -1 ? part : part.slice(0, eq));
+    if (!params.has(key)) params.set(key, decode(eq === -1 ? "" : part.slice(eq + 1)));
+  }
+  return params;
+}
+
 /** The API key from `apikey`, or `apiKey` as one client sends it. */
 export function apiKeyParam(params: QueryParams): string | undefined {
   return params.get("apikey") || params.get("apiKey") || undefined;

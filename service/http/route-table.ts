@@ -14,6 +14,7 @@ import {
   v2HistoryCsvHandler,
   v2HistoryHandler,
   v2ImportHandler,
+  v2CancelImportHandler,
   v2AliasesHandler,
   v2TrackedUrlHandler,
   v2TrackedStatusHandler,
@@ -94,7 +95,7 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   route("/v2/tracked/url", { GET: v2TrackedUrlHandler(deps) });
   route("/v2/tracked/status", { GET: v2TrackedStatusHandler(deps) });
   route("/v2/tracked/aliases", { PUT: v2AliasesHandler(deps) });
-  route("/v2/imports/:id", { GET: v2ImportHandler(deps) });
+  route("/v2/imports/:id", { GET: v2ImportHandler(deps), DELETE: v2CancelImportHandler(deps) });
   route("/v2/history", { GET: v2HistoryHandler(deps) });
   route("/v2/history.csv", { GET: v2HistoryCsvHandler(deps) });
   route("/v2/openapi.json", { GET: async () => sendJson(200, openApiDocument()) });

@@ -6,12 +6,24 @@ import type { QueryParams } from "./query.ts";
 export function invalidParameter(error: z.ZodError, code: "invalid_parameter" | "invalid_body" = "invalid_parameter"): ApiError {
   const issue = error.issues[0]!;
   const where = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  if (issue.code === "unrecognized_keys") {
+    const names = issue.keys.map((k) => JSON.stringify(k)).join(", ");
+    const hint = code === "invalid_parameter" ? " (a url's own query string must be percent-encoded, or it is read as parameters)" : "";
+    return new ApiError(code, 400, `${where}unknown ${issue.keys.length === 1 ? "parameter" : "parameters"} ${names}${hint}.`);
+  }
   return new ApiError(code, 400, `${where}${issue.message}`);
 }
 
-/** The query string checked against an endpoint's schema (the one its OpenAPI description is generated from). */
+/** Parameters any endpoint may carry and ignore: a cache buster (`_`), and `apikey`/`apiKey` (read by the caller). */
+const IGNORED = new Set(["_", "apiKey"]);
+
+/**
+ * The query string checked against an endpoint's schema (the one its OpenAPI description is generated
+ * from); an empty value counts as absent, so `limit=` takes the default.
+ */
 export function validQuery<S extends z.ZodType>(schema: S, params: QueryParams): z.output<S> {
-  const parsed = schema.safeParse(Object.fromEntries(params));
+  const given = Object.fromEntries([...params].filter(([name, value]) => value !== "" && !IGNORED.has(name)));
+  const parsed = schema.safeParse(given);
   if (!parsed.success) throw invalidParameter(parsed.error);
   return parsed.data;
 }

@@ -115,6 +115,7 @@ function register(registry: OpenAPIRegistry) {
     responses: {
       200: json(trackAnswerSchema, "What was added"),
       202: json(importQueuedSchema, "The sitemap or feed import was queued: follow it at /v2/imports/{id}"),
+      429: json(errorSchema, "import_limit_exceeded: 5 imports wait or run at once, 20 feeds per account"),
       403: json(errorSchema, "tracked_limit_exceeded: nothing was added"),
     },
   });
@@ -153,6 +154,15 @@ function register(registry: OpenAPIRegistry) {
     summary: "A sitemap or feed import's progress",
     request: { params: z.object({ id: z.string() }), query: keyQuery.partial() },
     responses: { 200: json(importAnswerSchema, "The import"), 404: json(errorSchema, "No such import for this key") },
+  });
+  path({
+    method: "delete",
+    path: "/v2/imports/{id}",
+    tags,
+    security: v2Security,
+    summary: "Cancel a queued import, or stop reading a feed daily",
+    request: { params: z.object({ id: z.string() }), query: keyQuery.partial() },
+    responses: { 204: { description: "Cancelled" }, 404: json(errorSchema, "No such import for this key") },
   });
   path({
     method: "get",

@@ -8,13 +8,13 @@ import type { HistoryPoint } from "../../lib/store/history.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { paidQuery } from "../counts/count-url.ts";
 import { endpoint, type Endpoint, type EndpointRequest } from "../http/endpoint.ts";
-import { apiErrors } from "../http/errors.ts";
+import { ApiError, apiErrors } from "../http/errors.ts";
 import { readJsonBody } from "../http/json-body.ts";
-import { apiKeyParam, type QueryParams } from "../http/query.ts";
+import { apiKeyParam, plainRequestQuery, type QueryParams } from "../http/query.ts";
 import { noContent, send, type Answer } from "../http/respond.ts";
 import { validQuery } from "../http/validate.ts";
 import { dayRange, readHistory } from "../history/read-history.ts";
-import { importAnswer, importNotFound, queueImport } from "../tracking/imports.ts";
+import { cancelImport, importAnswer, importNotFound, queueImport } from "../tracking/imports.ts";
 import { targetPath } from "../http/paths.ts";
 import { sparklines } from "../history/sparklines.ts";
 import { decodeCursor, trackedStatus, encodeCursor, listTracked, trackUrls, untrackUrl } from "../tracking/track-urls.ts";
@@ -32,18 +32,24 @@ import {
 /** JSON bodies of v2 (10,000 URLs of a typical length fit; longer lists go in several requests or a sitemap). */
 const MAX_V2_BODY_BYTES = 4 * 1024 * 1024;
 
-/** The key from `Authorization: Bearer <key>`, else from `apikey`. */
+/** The key from `Authorization: Bearer <key>` or from `apikey`; both at once must agree. */
 function v2Key(req: IncomingMessage, params: QueryParams): string | undefined {
   const header = req.headers.authorization;
-  const bearer = header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
-  return bearer ?? apiKeyParam(params);
+  const query = apiKeyParam(params);
+  if (header === undefined) return query;
+  const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1];
+  if (!bearer) throw new ApiError("invalid_api_key", 401, "The Authorization header must be `Bearer <your API key>`.");
+  if (query !== undefined && query !== bearer) {
+    throw new ApiError("invalid_parameter", 400, "Two different API keys were sent (Authorization and apikey): send one.");
+  }
+  return bearer;
 }
 
 type V2Handler = (account: AccountContext, request: EndpointRequest) => Promise<Answer>;
 
 /** A v2 endpoint: JSON only (JSONP stays a v1 feature), authenticated by bearer token or `apikey`. */
 function v2Endpoint(deps: ApiDeps, answer: V2Handler): Endpoint {
-  return endpoint("refuse", async (request) => answer(await deps.auth.authenticate(v2Key(request.req, request.params)), request));
+  return endpoint("refuse", async (request) => answer(await deps.auth.authenticate(v2Key(request.req, request.params)), request), plainRequestQuery);
 }
 
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
@@ -93,18 +99,33 @@ function combinedNetworks(combined: ObservedValues, stale: { network: string; ag
 export const v2TrackHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, async (account, { req }) => {
     const body = await readJsonBody(req, trackBodySchema, MAX_V2_BODY_BYTES);
-    if ("urls" in body) return send(200, await trackUrls(deps, account, body.urls));
-    const source = "sitemap" in body ? { kind: "sitemap" as const, url: body.sitemap } : { kind: "feed" as const, url: body.feed };
-    return send(202, await queueImport(deps, account, source.kind, source.url));
+    if (body.urls) return send(200, await trackUrls(deps, account, body.urls));
+    if (body.sitemap) return send(202, await queueImport(deps, account, "sitemap", body.sitemap));
+    return send(202, await queueImport(deps, account, "feed", body.feed!));
   });
+
+/** The import id of a `/v2/imports/{id}` request. */
+function importIdOf(req: IncomingMessage): string {
+  try {
+    return decodeURIComponent(targetPath(req.url!).slice("/v2/imports/".length));
+  } catch {
+    throw importNotFound();
+  }
+}
 
 /** GET /v2/imports/{id}: an import's progress (only the account's own). */
 export const v2ImportHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, async (account, { req }) => {
-    const id = decodeURIComponent(targetPath(req.url!).slice("/v2/imports/".length));
-    const entry = await deps.store.imports.get(account.id, id);
+    const entry = await deps.store.imports.get(account.id, importIdOf(req));
     if (!entry) throw importNotFound();
     return send(200, importAnswer(entry));
+  });
+
+/** DELETE /v2/imports/{id}: cancels a queued import, or stops reading a feed daily. */
+export const v2CancelImportHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account, { req }) => {
+    await cancelImport(deps, account, importIdOf(req));
+    return noContent(204);
   });
 
 /** GET /v2/tracked: a page of the account's tracked URLs, by a cursor. */

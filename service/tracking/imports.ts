@@ -11,6 +11,10 @@ import { PollingLoop } from "./polling-loop.ts";
 import { trackUrls } from "./track-urls.ts";
 
 const DAY = 86_400_000;
+/** Imports run one at a time per worker: a cap per account keeps one account from queueing everyone's out. */
+export const MAX_PENDING_IMPORTS = 5;
+/** Feeds are fetched again every day, for as long as they are kept. */
+export const MAX_FEEDS = 20;
 /** Longer than an import can take (1,000 documents of at most 30 s each are bounded by this too). */
 const LEASE_MS = 30 * 60_000;
 const IMPORT_TIME_LIMIT_MS = 25 * 60_000;
@@ -22,14 +26,32 @@ export async function queueImport(
   kind: ImportKind,
   sourceUrl: string,
 ): Promise<{ import_id: string; status: "queued" }> {
-  const url = URL.parse(sourceUrl.trim());
-  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+  let url: URL;
+  try {
+    url = new URL(sourceUrl.trim());
+  } catch {
     throw new ApiError("invalid_url", 400, `The ${kind} must be a complete http:// or https:// URL.`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ApiError("invalid_url", 400, `The ${kind} must be a complete http:// or https:// URL.`);
+  }
+  if (url.username || url.password) throw new ApiError("invalid_url", 400, `The ${kind}'s URL must not carry a user name or password.`);
+  const active = await deps.store.imports.activeCounts(account.id);
+  if (active.pending >= MAX_PENDING_IMPORTS) {
+    throw new ApiError("import_limit_exceeded", 429, `At most ${MAX_PENDING_IMPORTS} imports wait or run at once: follow them at /v2/imports/{id} and add more when they are done.`);
+  }
+  if (kind === "feed" && active.feeds >= MAX_FEEDS) {
+    throw new ApiError("import_limit_exceeded", 429, `At most ${MAX_FEEDS} feeds are read daily per account: cancel one (DELETE /v2/imports/{id}) to add another.`);
   }
   const id = randomUUID();
   await deps.store.imports.create({ id, accountId: account.id, kind, sourceUrl: url.href, at: deps.clock.now() });
   deps.importQueued();
   return { import_id: id, status: "queued" };
+}
+
+/** Stops an import: a queued one is cancelled, a feed is not read again. */
+export async function cancelImport(deps: Pick<ApiDeps, "store" | "clock">, account: AccountContext, id: string): Promise<void> {
+  if (!(await deps.store.imports.cancel(account.id, id, deps.clock.now()))) throw importNotFound();
 }
 
 export const importNotFound = () => new ApiError("import_not_found", 404, "No import with this id for this API key.");

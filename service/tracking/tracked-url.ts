@@ -71,6 +71,9 @@ export async function setAliases(deps: Pick<ApiDeps, "store" | "clock">, account
     throw new ApiError("invalid_parameter", 400, `A tracked URL has at most ${MAX_ALIASES} aliases.`);
   }
   const list = [...normalized];
-  if (!(await deps.store.tracked.setAliases(account.id, id, list, deps.clock.now()))) throw trackedUrlNotFound();
+  const current = (await deps.store.tracked.get(account.id, id))?.aliases ?? [];
+  // Unchanged aliases are not stored again: storing makes the URL due for a refresh.
+  const unchanged = current.length === list.length && list.every((alias) => current.includes(alias));
+  if (!unchanged && !(await deps.store.tracked.setAliases(account.id, id, list, deps.clock.now()))) throw trackedUrlNotFound();
   return { url: own, aliases: list };
 }

@@ -202,10 +202,17 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       const [again] = (await a.tracked.claimDue(base + 30, 1_000_000, 60_000, "v")).filter((d) => d.urlId === id);
       await b.tracked.setAliases(one, id!, ["https://old.site.example/x"], base + 40);
       expect(await a.tracked.completeRefresh(again!, "v", base + 50, base + HOUR, [])).toBe(true);
-      expect((await a.tracked.get(one, id!))?.nextRefreshAt).toBe(base + 40);
-      const [third] = (await a.tracked.claimDue(base + 60, 1_000_000, 60_000, "u")).filter((d) => d.urlId === id);
-      expect(await a.tracked.completeRefresh(third!, "u", base + 70, base + HOUR, [])).toBe(true);
-      expect((await a.tracked.get(one, id!))?.nextRefreshAt).toBe(base + HOUR);
+      // Refreshed at base + 20 already: again no sooner than ten minutes after that.
+      const gap = base + 20 + 10 * 60_000;
+      expect((await a.tracked.get(one, id!))?.nextRefreshAt).toBe(gap);
+      expect((await a.tracked.claimDue(gap - 1, 1_000_000, 60_000, "u")).filter((d) => d.urlId === id)).toEqual([]);
+      const [third] = (await a.tracked.claimDue(gap, 1_000_000, 60_000, "u")).filter((d) => d.urlId === id);
+      expect(await a.tracked.completeRefresh(third!, "u", gap, gap + HOUR, [])).toBe(true);
+      expect((await a.tracked.get(one, id!))?.nextRefreshAt).toBe(gap + HOUR);
+      // Trackers coming and going cannot make it due sooner than the gap allows.
+      await b.tracked.remove(two, id!);
+      await b.tracked.add(two, [id!], 100, gap + 1);
+      expect((await a.tracked.get(one, id!))?.nextRefreshAt).toBe(gap + 10 * 60_000);
     });
 
     it("lists who tracks a URL with their aliases and variant setting", async () => {
@@ -300,6 +307,30 @@ describe.each(drivers)("the $name store's sitemap and feed imports", ({ database
       await b.imports.finish("imp-2", { status: "failed", urlsFound: 0, added: 0, error: "gone", nextReadAt: at + DAY }, at + 60_001);
       expect(await a.imports.claim(at + DAY - 1, 60_000)).toBeNull();
       expect(await a.imports.claim(at + DAY, 60_000)).toMatchObject({ id: "imp-2", kind: "feed", error: "gone" });
+    });
+
+    it("counts what waits and the feeds kept, and cancels: a queued import fails, a feed is not read again", async () => {
+      const owner = await stores.account();
+      const at = base + 200 * DAY;
+      await a.imports.create({ id: "imp-3", accountId: owner, kind: "sitemap", sourceUrl: "https://s.example/s.xml", at });
+      await a.imports.create({ id: "imp-4", accountId: owner, kind: "feed", sourceUrl: "https://s.example/f.xml", at });
+      expect(await b.imports.activeCounts(owner)).toEqual({ pending: 2, feeds: 1 });
+      expect(await b.imports.cancel(owner, "imp-3", at + 1)).toBe(true);
+      expect(await b.imports.cancel(await stores.account(), "imp-4", at + 1)).toBe(false);
+      expect(await a.imports.get(owner, "imp-3")).toMatchObject({ status: "failed", error: "Cancelled." });
+      // Earlier tests' imports may be runnable too: they are finished for good on the way.
+      let claimed = await a.imports.claim(at + 2, 60_000);
+      while (claimed && claimed.id !== "imp-4") {
+        await a.imports.finish(claimed.id, { status: "done", urlsFound: 0, added: 0, error: null, nextReadAt: null }, at + 2);
+        claimed = await a.imports.claim(at + 2, 60_000);
+      }
+      expect(claimed?.id).toBe("imp-4");
+      await a.imports.finish("imp-4", { status: "done", urlsFound: 1, added: 1, error: null, nextReadAt: at + DAY }, at + 3);
+      expect(await b.imports.activeCounts(owner)).toEqual({ pending: 0, feeds: 1 });
+      expect(await b.imports.cancel(owner, "imp-4", at + 4)).toBe(true);
+      expect(await b.imports.activeCounts(owner)).toEqual({ pending: 0, feeds: 0 });
+      expect(await a.imports.claim(at + 2 * DAY, 60_000)).toBeNull();
+      expect(await a.imports.get(owner, "imp-4")).toMatchObject({ status: "done", nextReadAt: null });
     });
   });
 });

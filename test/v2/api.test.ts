@@ -77,6 +77,10 @@ describe("GET /v2/counts", () => {
       ["/v2/counts?networks=myspace&url=https%3A%2F%2Fexample.com%2F", bearer(apiKey), 400, "invalid_parameter"],
       ["/v2/counts?callback=f&url=https%3A%2F%2Fexample.com%2F", bearer(apiKey), 400, "jsonp_not_supported"],
       ["/v2/nothing", bearer(apiKey), 404, "not_found"],
+      // A url's own query string must be encoded in v2: what follows is read as parameters, and named.
+      ["/v2/counts?url=https://example.com/a?b=1&c=2", bearer(apiKey), 400, "invalid_parameter"],
+      [`/v2/counts?url=https%3A%2F%2Fexample.com%2F&apikey=${apiKey}`, bearer("another"), 400, "invalid_parameter"],
+      ["/v2/counts?url=https%3A%2F%2Fexample.com%2F", { headers: { authorization: `Basic ${apiKey}` } }, 401, "invalid_api_key"],
     ];
     for (const [path, init, status, type] of cases) {
       const res = await svc.get(path, init);
@@ -162,14 +166,18 @@ describe("tracked URLs", () => {
     const { apiKey } = await svc.account("plus");
     const send = (body: string, type = "application/json") =>
       svc.get("/v2/tracked", { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": type }, body });
-    for (const [res, status] of [
-      [await send("{"), 400],
-      [await send('{"urls":"https://example.com/"}'), 400],
-      [await send('{"urls":[]}'), 400],
-      [await send('{"urls":["https://example.com/"]}', "text/plain"), 415],
+    const tooMany = JSON.stringify({ urls: Array.from({ length: 10_001 }, (_, i) => `https://example.com/${i}`) });
+    for (const [res, status, message] of [
+      [await send("{"), 400, /not valid JSON/],
+      [await send('{"urls":"https://example.com/"}'), 400, /urls/],
+      [await send('{"urls":[]}'), 400, /at least one URL/],
+      [await send(tooMany), 400, /at most 10000 URLs per request/],
+      [await send('{"urls":["https://example.com/"],"feed":"https://example.com/f"}'), 400, /exactly one of urls, sitemap or feed/],
+      [await send('{"url":"https://example.com/"}'), 400, /unknown parameter "url"/],
+      [await send('{"urls":["https://example.com/"]}', "text/plain"), 415, /JSON/],
     ] as const) {
       expect(res.status).toBe(status);
-      expect(await res.json()).toMatchObject({ Type: expect.stringMatching(/invalid_body/) });
+      expect(await res.json()).toMatchObject({ Type: "invalid_body", Error: expect.stringMatching(message) });
     }
   });
 });

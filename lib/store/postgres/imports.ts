@@ -1,5 +1,5 @@
 import type { ImportStore } from "../imports.ts";
-import { IMPORT_COLUMNS, RUNNABLE, toImport, type ImportRow } from "../import-rows.ts";
+import { ACTIVE_COUNTS, CANCEL, IMPORT_COLUMNS, RUNNABLE, toImport, type ImportRow } from "../import-rows.ts";
 import type { Sql } from "./pool.ts";
 
 const SQL = {
@@ -13,6 +13,8 @@ const SQL = {
     UPDATE url_import i SET status = 'running', lease_until = $1 + $2, updated_at = $1
     FROM next WHERE i.id = next.id
     RETURNING ${IMPORT_COLUMNS.split(", ").map((c) => `i.${c}`).join(", ")}`,
+  active: ACTIVE_COUNTS.replace("$account", "$1").replace("COUNT(*) FILTER (WHERE status IN ('queued', 'running')) AS pending", "COUNT(*) FILTER (WHERE status IN ('queued', 'running'))::int AS pending").replace("next_read_at IS NOT NULL)) AS feeds", "next_read_at IS NOT NULL))::int AS feeds"),
+  cancel: CANCEL.replace("$account", "$1").replace("$id", "$2").replace("$at", "$3"),
   finish: `
     UPDATE url_import SET status = $1, urls_found = $2, added = $3, error = $4, next_read_at = $5, updated_at = $6, lease_until = NULL
     WHERE id = $7`,
@@ -33,6 +35,12 @@ export function postgresImports(sql: Sql): ImportStore {
     async claim(now, leaseMs) {
       const row = (await sql.query<ImportRow>("claimImport", SQL.claim, [now, leaseMs])).rows[0];
       return row ? toImport(row) : null;
+    },
+    async activeCounts(accountId) {
+      return (await sql.query<{ pending: number; feeds: number }>("activeImports", SQL.active, [accountId])).rows[0]!;
+    },
+    async cancel(accountId, id, at) {
+      return ((await sql.query("cancelImport", SQL.cancel, [accountId, id, at])).rowCount ?? 0) > 0;
     },
     async finish(id, outcome, at) {
       await sql.query("finishImport", SQL.finish, [outcome.status, outcome.urlsFound, outcome.added, outcome.error, outcome.nextReadAt, at, id]);

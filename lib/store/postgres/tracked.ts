@@ -14,11 +14,11 @@ const SQL = {
   // A URL someone else tracks already is refreshed again now, so its new tracker gets counts within a minute.
   schedule: `
     INSERT INTO refresh_schedule AS s (url_id, first_tracked_at, next_refresh_at) SELECT u, $2, $2 FROM unnest($1::int[]) AS u ORDER BY u
-    ON CONFLICT (url_id) DO UPDATE SET ${DUE_AGAIN("excluded.next_refresh_at", "s.")}`,
+    ON CONFLICT (url_id) DO UPDATE SET ${DUE_AGAIN("excluded.next_refresh_at", "GREATEST", "s.")}`,
   remove: "DELETE FROM tracked_url WHERE account_id = $1 AND url_id = $2",
   get: `${TRACKED_SELECT} WHERE t.account_id = $1 AND t.url_id = $2`,
   setAliases: "UPDATE tracked_url SET aliases = $1 WHERE account_id = $2 AND url_id = $3",
-  dueNow: `UPDATE refresh_schedule SET ${DUE_AGAIN("$1::bigint")} WHERE url_id = $2`,
+  dueNow: `UPDATE refresh_schedule SET ${DUE_AGAIN("$1::bigint", "GREATEST")} WHERE url_id = $2`,
   claim: `
     WITH due AS (
       SELECT url_id FROM refresh_schedule

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type { ImportStore, UrlImport } from "../imports.ts";
-import { IMPORT_COLUMNS, RUNNABLE, toImport, type ImportRow } from "../import-rows.ts";
+import { ACTIVE_COUNTS, CANCEL, IMPORT_COLUMNS, RUNNABLE, toImport, type ImportRow } from "../import-rows.ts";
 
 export function sqliteImports(db: Database.Database): ImportStore {
   const statements = {
@@ -18,6 +18,10 @@ export function sqliteImports(db: Database.Database): ImportStore {
     finish: db.prepare<[string, number, number, string | null, number | null, number, string]>(`
       UPDATE url_import SET status = ?, urls_found = ?, added = ?, error = ?, next_read_at = ?, updated_at = ?, lease_until = NULL
       WHERE id = ?`),
+    active: db.prepare<{ account: string }, { pending: number; feeds: number }>(ACTIVE_COUNTS.replaceAll("$account", "@account")),
+    cancel: db.prepare<{ account: string; id: string; at: number }>(
+      CANCEL.replaceAll("$account", "@account").replaceAll("$id", "@id").replaceAll("$at", "@at"),
+    ),
   };
   const claim = db.transaction((now: number, leaseMs: number): UrlImport | null => {
     const row = statements.next.get({ now });
@@ -38,6 +42,12 @@ export function sqliteImports(db: Database.Database): ImportStore {
     },
     async claim(now, leaseMs) {
       return claim.immediate(now, leaseMs);
+    },
+    async activeCounts(accountId) {
+      return statements.active.get({ account: accountId })!;
+    },
+    async cancel(accountId, id, at) {
+      return statements.cancel.run({ account: accountId, id, at }).changes > 0;
     },
     async finish(id, outcome, at) {
       statements.finish.run(outcome.status, outcome.urlsFound, outcome.added, outcome.error, outcome.nextReadAt, at, id);

@@ -13,11 +13,11 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     // A URL someone else tracks already is refreshed again now, so its new tracker gets counts within a minute.
     schedule: db.prepare<[number, number, number]>(`
       INSERT INTO refresh_schedule (url_id, first_tracked_at, next_refresh_at) VALUES (?, ?, ?)
-      ON CONFLICT (url_id) DO UPDATE SET ${DUE_AGAIN("excluded.next_refresh_at")}`),
+      ON CONFLICT (url_id) DO UPDATE SET ${DUE_AGAIN("excluded.next_refresh_at", "MAX")}`),
     remove: db.prepare<[string, number]>("DELETE FROM tracked_url WHERE account_id = ? AND url_id = ?"),
     get: db.prepare<[string, number], TrackedRow>(`${TRACKED_SELECT} WHERE t.account_id = ? AND t.url_id = ?`),
     setAliases: db.prepare<[string, string, number]>("UPDATE tracked_url SET aliases = ? WHERE account_id = ? AND url_id = ?"),
-    dueNow: db.prepare<{ at: number; urlId: number }>(`UPDATE refresh_schedule SET ${DUE_AGAIN("@at")} WHERE url_id = @urlId`),
+    dueNow: db.prepare<{ at: number; urlId: number }>(`UPDATE refresh_schedule SET ${DUE_AGAIN("@at", "MAX")} WHERE url_id = @urlId`),
     due: db.prepare<[number, number, number], { url_id: number }>(`
       SELECT url_id FROM refresh_schedule
       WHERE next_refresh_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
