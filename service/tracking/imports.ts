@@ -18,6 +18,8 @@ export const MAX_FEEDS = 20;
 /** Longer than an import can take (1,000 documents of at most 30 s each are bounded by this too). */
 const LEASE_MS = 30 * 60_000;
 const IMPORT_TIME_LIMIT_MS = 25 * 60_000;
+/** URLs an import checks and adds at a time, with other requests served in between. */
+const IMPORT_SLICE = 2_000;
 
 /** Queues a sitemap or feed import for the account; the worker reads it. The URL is checked again when fetched. */
 export async function queueImport(
@@ -84,7 +86,7 @@ export async function runImport(deps: RunDeps, entry: UrlImport): Promise<Import
       return { status: "failed", urlsFound: read.urls.length, added: 0, error, nextReadAt };
     }
     const account = { id: entry.accountId, plan, whitelist: { enabled: false, domains: [] } };
-    const result = await trackUrls(deps, account, read.urls);
+    const result = await trackUrls(deps, account, read.urls, IMPORT_SLICE);
     return { status: "done", urlsFound: read.urls.length, added: result.added, error: null, nextReadAt };
   } catch (error) {
     if (error instanceof ImportError || (error instanceof ApiError && error.code === "tracked_limit_exceeded")) {

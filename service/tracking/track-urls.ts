@@ -6,31 +6,55 @@ import { ApiError, apiErrors } from "../http/errors.ts";
 
 type TrackDeps = Pick<ApiDeps, "store" | "history" | "clock" | "trackedAdded">;
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** `items` in slices of `size`, with a turn of the event loop for other requests between slices. */
+async function* slices<T>(items: readonly T[], size: number): AsyncGenerator<T[]> {
+  for (let at = 0; at < items.length; at += size) {
+    if (at > 0) await nextTurn();
+    yield items.slice(at, at + size);
+  }
+}
+
 /**
- * Tracks URLs for an account: each is checked and normalized as a count URL; the valid ones are added all
- * or none within the plan's tracked-URL limit, and the scheduler counts the new ones within a minute.
+ * Tracks URLs for an account: each is checked and normalized as a count URL, and the valid ones are added
+ * within the plan's tracked-URL limit; the scheduler counts the new ones within a minute. Nothing is stored
+ * when they would not fit. An API request (at most 10,000 URLs) is added in one transaction, all or none;
+ * an import (up to the plan's limit, 500,000) in slices of `slice` URLs with other requests served in
+ * between, so a tracker added meanwhile elsewhere can end it early: `added` then says how far it came.
  */
-export async function trackUrls(deps: TrackDeps, account: AccountContext, inputs: readonly string[]) {
+export async function trackUrls(deps: TrackDeps, account: AccountContext, inputs: readonly string[], slice = Infinity) {
   const valid = new Set<string>();
   let invalid = 0;
-  for (const input of inputs) {
-    const parsed = parseCountUrl(input);
-    if (parsed.ok) valid.add(parsed.normalized);
-    else invalid++;
+  for await (const part of slices(inputs, Math.min(slice, inputs.length || 1))) {
+    for (const input of part) {
+      const parsed = parseCountUrl(input);
+      if (parsed.ok) valid.add(parsed.normalized);
+      else invalid++;
+    }
   }
+  const urls = [...valid];
   const limit = account.plan.trackedUrlLimit;
-  // Checked before any URL is stored: a refused request writes nothing. The addition checks again, atomically.
   const { history, tracked } = deps.store;
-  const known = await history.knownIds([...valid]);
-  const already = await tracked.trackedAmong(account.id, [...known.values()]);
+  let already = 0;
+  for await (const part of slices(urls, Math.min(slice, urls.length || 1))) {
+    already += (await tracked.trackedAmong(account.id, [...(await history.knownIds(part)).values()])).size;
+  }
   const count = await tracked.count(account.id);
-  if (count + valid.size - already.size > limit) throw trackedLimitExceeded(limit, Math.max(0, limit - count), valid.size - already.size);
-  const ids = await deps.history.idsOf([...valid]);
-  const result = await tracked.add(account.id, [...ids.values()], limit, deps.clock.now());
-  if (!result.ok) throw trackedLimitExceeded(limit, result.slotsLeft, valid.size - already.size);
-  if (result.added > 0) deps.trackedAdded();
+  if (count + urls.length - already > limit) throw trackedLimitExceeded(limit, Math.max(0, limit - count), urls.length - already);
+  let added = 0;
+  for await (const part of slices(urls, Math.min(slice, urls.length || 1))) {
+    const ids = await deps.history.idsOf(part);
+    const result = await tracked.add(account.id, [...ids.values()], limit, deps.clock.now());
+    if (!result.ok) {
+      if (added === 0) throw trackedLimitExceeded(limit, result.slotsLeft, urls.length - already);
+      break;
+    }
+    added += result.added;
+  }
+  if (added > 0) deps.trackedAdded();
   // Repeats within the request count as already tracked.
-  return { added: result.added, already_tracked: inputs.length - invalid - result.added, invalid };
+  return { added, already_tracked: inputs.length - invalid - added, invalid };
 }
 
 export const trackedLimitExceeded = (limit: number, slotsLeft: number, asked: number) =>
