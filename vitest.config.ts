@@ -25,7 +25,7 @@ const scale: TestProjectInlineConfiguration = {
   extends: true,
   test: {
     name: "scale",
-    include: ["test/api/**/*.test.ts", "test/scale/**/*.test.ts"],
+    include: ["test/api/**/*.test.ts", "test/v2/**/*.test.ts", "test/scale/**/*.test.ts"],
     // crash-resume kills and restarts a child process on a SQLite file that the test opens itself; its
     // scale-out counterpart is test/scale/.
     exclude: ["test/api/crash-resume.test.ts"],

@@ -83,6 +83,8 @@ const schema = z
     REFRESH_OLD_EVERY_HOURS: int(168, 1),
     REFRESH_POLL_MS: int(5_000, 100),
     REFRESH_CONCURRENCY: int(16, 1),
+    // A worker killed mid-refresh holds its URLs this long before another takes them over.
+    REFRESH_LEASE_MS: int(300_000, 1000),
     // Hourly history points are kept this many days; after that, the last point of each day.
     HISTORY_HOURLY_DAYS: int(30, 1),
     // Sitemaps and feeds on loopback and private addresses: for tests and closed networks only.

@@ -118,9 +118,8 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
           cadence: cadenceOf(env),
           now,
           capacity: async () => Math.max(...(await Promise.all(Object.values(guards).map((g) => g.refreshesLeft())))),
-          batch: 500,
           concurrency: env.REFRESH_CONCURRENCY,
-          leaseMs: 5 * 60_000,
+          leaseMs: env.REFRESH_LEASE_MS,
           pollMs: env.REFRESH_POLL_MS,
           hourlyDays: env.HISTORY_HOURLY_DAYS,
         });

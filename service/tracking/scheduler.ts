@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
-import type { DueRefresh } from "../../lib/store/tracked.ts";
 import { PollingLoop } from "./polling-loop.ts";
 import { refreshUrl, type RefreshDeps, type RefreshOutcome } from "./refresh-url.ts";
 
 export interface SchedulerOptions extends RefreshDeps {
   /** How many URL refreshes the networks' refresh budgets still allow now (the most generous network's). */
   capacity: () => Promise<number>;
-  /** URLs leased per round. */
-  batch: number;
-  /** URLs refreshed at the same time. */
+  /**
+   * URLs refreshed at the same time, and leased per round: a round leases no more than it refreshes at
+   * once, so no lease has to outlast a queue behind it.
+   */
   concurrency: number;
-  /** How long a worker holds a URL it took: longer than a refresh can take; a killed worker's URLs wait this long. */
+  /** How long a worker holds a URL it took: longer than one refresh can take; a killed worker's URLs wait this long. */
   leaseMs: number;
   /** How often to look for due URLs when nothing announced any. */
   pollMs: number;
@@ -60,23 +60,21 @@ export class RefreshScheduler {
   /** One round: lease what the budget allows, refresh it; how each refresh ended. */
   async round(): Promise<RoundResult> {
     const result: RoundResult = { refreshed: 0, deferred: 0, forgotten: 0, lost: 0 };
-    const capacity = Math.min(this.options.batch, Math.floor(await this.options.capacity()));
+    const capacity = Math.min(this.options.concurrency, Math.floor(await this.options.capacity()));
     if (capacity <= 0) return result;
     // A token per round: a URL this worker leases again after its lease ran out is a new slot.
     const token = `${this.worker}:${++this.rounds}`;
     const due = await this.options.tracked.claimDue(this.options.now(), capacity, this.options.leaseMs, token);
-    let next = 0;
-    const work = async () => {
-      for (let item: DueRefresh | undefined; (item = due[next++]); ) {
+    await Promise.all(
+      due.map(async (item) => {
         try {
           result[await refreshUrl(this.options, item, token)]++;
         } catch (error) {
           // Left leased: it is taken again when the lease runs out.
           console.error(`refresh of ${item.url} failed`, error);
         }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.options.concurrency, due.length) }, work));
+      }),
+    );
     return result;
   }
 

@@ -24,7 +24,9 @@ export interface FormBreakdown {
  * One tracked URL as the account counts it: its row, and each form (the URL, its variants if the account
  * counts them, its aliases) with its latest counts, marking the forms whose Facebook engagement was folded.
  */
-export async function trackedUrlDetail(deps: Pick<ApiDeps, "store">, account: AccountContext, input: string) {
+export async function trackedUrlDetail(deps: Pick<ApiDeps, "store" | "clock">, account: AccountContext, input: string) {
+  // Points are taken at the time they are recorded: none is later than an hour from now.
+  const now = deps.clock.now() + 3_600_000;
   const id = await trackedUrlId(deps, account, input);
   const { tracked, history } = deps.store;
   const row = await tracked.get(account.id, id);
@@ -35,7 +37,7 @@ export async function trackedUrlDetail(deps: Pick<ApiDeps, "store">, account: Ac
   const latest = await Promise.all(
     forms.map(async (form) => {
       const formId = await history.idOf(form);
-      return formId === null ? null : history.pointAtOrBefore(formId, Number.MAX_SAFE_INTEGER);
+      return formId === null ? null : history.pointAtOrBefore(formId, now);
     }),
   );
   // One refresh asks every form within the same hour: that is what "the same refresh" means here.
