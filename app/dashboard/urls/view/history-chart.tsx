@@ -1,0 +1,89 @@
+"use client";
+
+import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { formatNumber } from "@/dashboard/client/format";
+import { dayTicks, type SeriesPoint } from "@/dashboard/client/tracked/history-series";
+import type { HistoryInterval } from "@/dashboard/client/tracked/url-view";
+
+// Ticks and daily points are UTC days: shown in UTC, or a reader west of Greenwich would see each a day early.
+const dayTick = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });
+const dayLabel = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" });
+const hourLabel = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/**
+ * One network's count over time as a line. Points where the network did not report are gaps (never drawn as 0);
+ * a value between two gaps is a dot. Loaded only by the URL page, so Recharts stays out of every other page.
+ */
+export default function HistoryChart({
+  series,
+  domain,
+  interval,
+  color,
+  name,
+  title,
+  describedBy,
+}: {
+  series: SeriesPoint[];
+  /** The whole range, so 7 and 365 days look like what they are even where there are no points yet. */
+  domain: [number, number];
+  interval: HistoryInterval;
+  color: string;
+  name: string;
+  title: string;
+  describedBy: string;
+}) {
+  const known = series.flatMap((point) => (point.value === null ? [] : [point.value]));
+  const low = Math.min(...known);
+  const high = Math.max(...known);
+  // A flat line would get an axis of zero height: centre it in a little room.
+  const yDomain: [number, number] | ["auto", "auto"] = low === high ? [Math.max(0, low - 1), high + 1] : ["auto", "auto"];
+  const label = interval === "hour" ? hourLabel : dayLabel;
+  return (
+    <LineChart
+      data={series}
+      responsive
+      style={{ width: "100%", height: "14rem" }}
+      margin={{ top: 8, right: 12, bottom: 0, left: 0 }}
+      title={title}
+      aria-describedby={describedBy}
+    >
+      <CartesianGrid vertical={false} stroke="#e2e8f0" />
+      <XAxis
+        dataKey="t"
+        type="number"
+        scale="time"
+        domain={domain}
+        ticks={dayTicks(domain)}
+        tickFormatter={(t: number) => dayTick.format(t)}
+        minTickGap={24}
+        tick={{ fontSize: 12, fill: "#475569" }}
+        tickLine={false}
+      />
+      {/* Exact numbers, as wide as they need: compact ones ("3.5K") repeat on a narrow range. */}
+      <YAxis
+        domain={yDomain}
+        tickFormatter={(value: number) => formatNumber(value)}
+        allowDecimals={false}
+        width="auto"
+        tick={{ fontSize: 12, fill: "#475569" }}
+        tickLine={false}
+        axisLine={false}
+      />
+      <Tooltip
+        labelFormatter={(t) => label.format(Number(t))}
+        formatter={(value) => (value === null || value === undefined ? "not reported" : formatNumber(Number(value)))}
+      />
+      {/* No animation: the numbers should be readable (and the screenshots true) the moment they appear. */}
+      <Line
+        dataKey="value"
+        name={name}
+        type="linear"
+        stroke={color}
+        strokeWidth={2}
+        connectNulls={false}
+        dot={(props) => (props.payload?.isolated && props.cx !== undefined && props.cy !== undefined ? <circle cx={props.cx} cy={props.cy} r={3} fill={color} /> : null)}
+        isAnimationActive={false}
+      />
+    </LineChart>
+  );
+}

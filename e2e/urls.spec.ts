@@ -1,0 +1,226 @@
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Page } from "@playwright/test";
+import { E2E_BASE_URL } from "./env";
+import { api, expect, test, withDatabase, type E2EAccount } from "./fixtures";
+
+/**
+ * Tracked URLs in the dashboard: pasted URLs counted into the table, one URL's history charts with its range
+ * in the page's address and its CSV, a sitemap import followed to the end, and search, sort and removal.
+ * The sitemap test reads a server on 127.0.0.1, so the e2e server needs SITEMAP_ALLOW_PRIVATE_HOSTS=true.
+ */
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const CSV_HEADER =
+  "t,facebook_total_count,facebook_comment_count,facebook_reaction_count,facebook_share_count,facebook_comment_plugin_count,pinterest_count";
+
+const uniqueHost = (name: string) => `${name}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.example.com`;
+
+interface TrackedDetail {
+  total: number | null;
+  networks: { facebook?: { total_count: number | null }; pinterest?: { count: number | null } };
+}
+
+/** The public API's view of one tracked URL, once it has been counted. */
+async function countedDetail(account: E2EAccount, url: string): Promise<TrackedDetail> {
+  let detail: TrackedDetail & { last_refreshed_at: string | null } = { total: null, networks: {}, last_refreshed_at: null };
+  await expect
+    .poll(async () => {
+      detail = (await api(`/v2/tracked/url?url=${encodeURIComponent(url)}`, account.apiKey)).body as typeof detail;
+      return detail.last_refreshed_at;
+    })
+    .not.toBeNull();
+  return detail;
+}
+
+/** Tracks URLs through the public API (faster than the page, for tests about the list itself). */
+async function trackByApi(account: E2EAccount, urls: string[]) {
+  const response = await fetch(`${E2E_BASE_URL}/v2/tracked`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${account.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ urls }),
+  });
+  expect(response.status).toBe(200);
+}
+
+/**
+ * Earlier points of a URL's history, straight in the database (a real history takes days): `days` ago, with
+ * `pinterest` null where Pinterest did not report.
+ */
+function seedHistory(url: string, points: { daysAgo: number; facebook: number; pinterest: number | null }[]) {
+  withDatabase((db) => {
+    const id = db.prepare<[string], number>("SELECT id FROM counted_url WHERE url = ?").pluck().get(url)!;
+    const insert = db.prepare(
+      `INSERT INTO observation (url_id, hour, observed_at, facebook_total, facebook_comment, facebook_reaction, facebook_share, facebook_comment_plugin, pinterest)
+       VALUES (?, ?, ?, ?, 0, 0, ?, 0, ?)`,
+    );
+    for (const point of points) {
+      const at = Date.now() - point.daysAgo * DAY;
+      insert.run(id, Math.floor(at / HOUR), at, point.facebook, point.facebook, point.pinterest);
+    }
+  });
+}
+
+const rowOf = (page: Page, url: string) => page.getByTestId("tracked-table").getByRole("row").filter({ has: page.getByRole("link", { name: url, exact: true }) });
+
+async function expectNoPageOverflow(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+}
+
+test("pasted URLs are tracked and counted; a URL's page charts its history, keeps its range in the address and exports CSV", async ({
+  signedIn: page,
+  account,
+}) => {
+  test.setTimeout(120_000);
+  const host = uniqueHost("urls");
+  const [first, second] = [`https://${host}/a`, `https://${host}/b`];
+
+  await page.goto("/dashboard/urls");
+  await expect(page.getByRole("heading", { name: "URLs", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("tracked-summary")).toHaveText("0 of 50,000 URLs tracked");
+  await expect(page.getByText("No URLs are tracked yet.")).toBeVisible();
+
+  await page.getByLabel("URLs, one per line").fill(`${first}\n${second}\n`);
+  await page.getByRole("button", { name: "Track 2 URLs" }).click();
+  await expect(page.getByTestId("add-added")).toHaveText("2");
+  await expect(page.getByTestId("add-already-tracked")).toHaveText("0");
+  await expect(page.getByTestId("add-invalid")).toHaveText("0");
+  await expect(page.getByTestId("tracked-summary")).toHaveText("2 of 50,000 URLs tracked");
+
+  // The refresh counts them within seconds; the table asks again until it has.
+  for (const url of [first, second]) {
+    const detail = await countedDetail(account, url);
+    const cells = rowOf(page, url).getByRole("cell");
+    await expect(cells.nth(1)).toHaveText(detail.networks.facebook!.total_count!.toLocaleString("en-US"));
+    await expect(cells.nth(2)).toHaveText(detail.networks.pinterest!.count!.toLocaleString("en-US"));
+    await expect(cells.nth(3)).toHaveText(detail.total!.toLocaleString("en-US"));
+  }
+  await page.screenshot({ path: test.info().outputPath("urls.png"), fullPage: true });
+
+  // Two earlier days: Facebook's line has three points; Pinterest did not report on one day, a gap (not a 0).
+  seedHistory(first, [
+    { daysAgo: 3, facebook: 10, pinterest: 4 },
+    { daysAgo: 2, facebook: 12, pinterest: null },
+  ]);
+  await rowOf(page, first).getByRole("link").click();
+  await expect(page).toHaveURL(`/dashboard/urls/view?url=${encodeURIComponent(first)}&range=30&interval=day`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(first);
+  await expect(page.getByRole("link", { name: first })).toHaveAttribute("rel", "noopener noreferrer");
+
+  const facebookChart = page.getByRole("application", { name: "Facebook total count, daily, last 30 days" });
+  await expect(facebookChart).toBeVisible();
+  await expect(facebookChart.locator("path.recharts-line-curve")).toHaveAttribute("d", /^M[\d.]+,[\d.]+L/);
+  await expect(page.getByRole("application", { name: "Pinterest count, daily, last 30 days" })).toBeVisible();
+  await expect(page.getByTestId("history-pinterest").locator("figcaption")).toHaveText(/gaps where it did not report/);
+  await expect(page.getByTestId("forms-table").getByRole("rowheader", { name: first })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("url.png"), fullPage: true });
+
+  await page.getByRole("button", { name: "7 days" }).click();
+  await expect(page).toHaveURL(/range=7&interval=day$/);
+  await expect(page.getByRole("application", { name: "Facebook total count, daily, last 7 days" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("button", { name: "7 days" })).toHaveAttribute("aria-pressed", "true");
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+  const lines = fs.readFileSync((await download.path())!, "utf8").trim().split(/\r\n/);
+  expect(lines[0]).toBe(CSV_HEADER);
+  expect(lines).toHaveLength(4);
+  // Pinterest's missing day is an empty cell, never a 0.
+  expect(lines[2]).toMatch(/,12,0,0,12,0,$/);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole("application", { name: "Facebook total count, daily, last 7 days" })).toBeVisible();
+  await expectNoPageOverflow(page);
+  await page.screenshot({ path: test.info().outputPath("url-phone.png"), fullPage: true });
+  await page.goto("/dashboard/urls");
+  await expect(rowOf(page, first)).toBeVisible();
+  await expectNoPageOverflow(page);
+  await page.screenshot({ path: test.info().outputPath("urls-phone.png"), fullPage: true });
+});
+
+test("a sitemap served on 127.0.0.1 is imported with live progress, and a broken one reports its error", async ({ signedIn: page }) => {
+  const host = uniqueHost("sitemap");
+  const pages = [0, 1, 2].map((i) => `https://${host}/post/${i}`);
+  const site = http.createServer((request, response) => {
+    response.setHeader("content-type", "application/xml");
+    if (request.url === "/sitemap.xml") {
+      response.end(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${pages.map((u) => `<url><loc>${u}</loc></url>`).join("")}</urlset>`,
+      );
+    } else {
+      response.end("<urlset><url><loc>https://broken.example.com/</loc></url>");
+    }
+  });
+  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  try {
+    await page.goto("/dashboard/urls");
+    await page.getByRole("tab", { name: "Sitemap" }).click();
+    await expect(page.getByRole("tab", { name: "Sitemap" })).toHaveAttribute("aria-selected", "true");
+    await page.getByLabel("Sitemap URL").fill(`${origin}/sitemap.xml`);
+    await page.getByRole("button", { name: "Import sitemap" }).click();
+    const progress = page.getByTestId("import-progress");
+    await expect(progress).toHaveText(/Reading the sitemap…|Found 3 URLs/);
+    await expect(progress).toHaveText("Found 3 URLs, added 3.", { timeout: 30_000 });
+    for (const url of pages) await expect(rowOf(page, url)).toBeVisible();
+    await expect(page.getByTestId("tracked-summary")).toHaveText("3 of 50,000 URLs tracked");
+
+    await page.getByLabel("Sitemap URL").fill(`${origin}/broken.xml`);
+    await page.getByRole("button", { name: "Import sitemap" }).click();
+    await expect(progress).toHaveText(/not well-formed XML/, { timeout: 30_000 });
+  } finally {
+    site.close();
+  }
+});
+
+test("the list searches and sorts on the server, removes a URL after confirming, and says when a URL is not tracked", async ({
+  signedIn: page,
+  account,
+}) => {
+  const host = uniqueHost("list");
+  const urls = ["alpha", "beta", "gamma"].map((name) => `https://${host}/${name}`);
+  await trackByApi(account, urls);
+  for (const url of urls) await countedDetail(account, url);
+
+  await page.goto("/dashboard/urls");
+  for (const url of urls) await expect(rowOf(page, url)).toBeVisible();
+
+  const searched = page.waitForRequest((request) => new URL(request.url()).searchParams.get("q") === "beta");
+  await page.getByLabel("Search tracked URLs").fill("beta");
+  await searched;
+  await expect(rowOf(page, urls[1]!)).toBeVisible();
+  await expect(rowOf(page, urls[0]!)).toHaveCount(0);
+  await page.getByLabel("Search tracked URLs").fill("");
+  await expect(rowOf(page, urls[0]!)).toBeVisible();
+
+  const total = page.getByRole("columnheader", { name: /Total/ });
+  await expect(page.getByRole("columnheader", { name: /Added/ })).toHaveAttribute("aria-sort", "descending");
+  await total.getByRole("button").click();
+  await expect(total).toHaveAttribute("aria-sort", "descending");
+  await total.getByRole("button").click();
+  await expect(total).toHaveAttribute("aria-sort", "ascending");
+  const totals = async () =>
+    (await page.getByTestId("tracked-table").locator("tbody tr[aria-rowindex] td:nth-child(4)").allInnerTexts()).map((text) => Number(text.replace(/,/g, "")));
+  // The rows of the new order arrive after the header changes.
+  await expect.poll(async () => {
+    const numbers = await totals();
+    return numbers.length === 3 && numbers.every((n, i) => i === 0 || numbers[i - 1]! <= n);
+  }).toBe(true);
+
+  await page.getByRole("button", { name: `Remove ${urls[2]}` }).click();
+  const dialog = page.getByRole("dialog", { name: "Stop tracking this URL?" });
+  await expect(dialog).toContainText(urls[2]!);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(rowOf(page, urls[2]!)).toBeVisible();
+  await page.getByRole("button", { name: `Remove ${urls[2]}` }).click();
+  await dialog.getByRole("button", { name: "Stop tracking" }).click();
+  await expect(rowOf(page, urls[2]!)).toHaveCount(0);
+  await expect(page.getByTestId("tracked-summary")).toHaveText("2 of 50,000 URLs tracked");
+
+  await page.goto(`/dashboard/urls/view?url=${encodeURIComponent(urls[2]!)}`);
+  await expect(page.getByTestId("not-tracked")).toContainText(urls[2]!);
+  await page.getByRole("link", { name: "See your tracked URLs" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/urls$/);
+});
