@@ -1,47 +1,21 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
-import Link from "next/link";
 import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
-import { Sparkline } from "@/components/sparkline";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
-import { formatNumber, formatTimeAgo } from "@/dashboard/client/format";
+import { formatNumber } from "@/dashboard/client/format";
 import { useNow } from "@/dashboard/client/hooks/use-now";
 import { useRemoveUrl, useTrackedList } from "@/dashboard/client/hooks/use-tracked";
-import { headlineCount } from "@/dashboard/client/tracked/networks";
-import { sparklineSummary } from "@/dashboard/client/tracked/sparkline";
-import type { SortOrder, TrackedItem, TrackedSort } from "@/dashboard/client/tracked/types";
-import { shortUrl, urlViewHref } from "@/dashboard/client/tracked/url-view";
+import type { TrackedItem, TrackedSort } from "@/dashboard/client/tracked/types";
 import { ConfirmDialog } from "../whitelist/confirm-dialog";
-import { Change, Count, NotYet } from "./counts";
+import { SortHeader, type Ordering } from "./sort-header";
+import { COLUMNS } from "./tracked-columns";
+import { ROW_HEIGHT, TrackedRow } from "./tracked-row";
 
-/** Every row has this height, so the virtualizer knows where each row is without measuring it. */
-const ROW_HEIGHT = 44;
 /** The next page is asked for when the last row drawn is this close to the end of the loaded ones. */
 const PREFETCH_ROWS = 50;
 const SEARCH_DEBOUNCE_MS = 300;
-
-interface Column {
-  label: string;
-  /** A width class for the column; the URL takes what is left. */
-  width?: string;
-  sort?: TrackedSort;
-  numeric?: boolean;
-}
-
-const COLUMNS: Column[] = [
-  { label: "URL" },
-  { label: "Facebook", width: "w-22", numeric: true },
-  { label: "Pinterest", width: "w-22", numeric: true },
-  { label: "Total", width: "w-22", sort: "total", numeric: true },
-  { label: "7-day change", width: "w-22", sort: "change_7d", numeric: true },
-  { label: "30-day change", width: "w-20", numeric: true },
-  { label: "30-day trend", width: "w-20" },
-  { label: "Added", width: "w-22", sort: "added" },
-  { label: "Refreshed", width: "w-22" },
-  { label: "Remove", width: "w-10" },
-];
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -57,7 +31,7 @@ function useDebounced<T>(value: T, ms: number): T {
  * rows in view are in the DOM. Sorting and searching happen on the server, over every tracked URL.
  */
 export function TrackedTable() {
-  const [ordering, setOrdering] = useState<{ sort: TrackedSort; order: SortOrder }>({ sort: "added", order: "desc" });
+  const [ordering, setOrdering] = useState<Ordering>({ sort: "added", order: "desc" });
   const [search, setSearch] = useState("");
   const q = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const list = useTrackedList({ ...ordering, q });
@@ -170,7 +144,7 @@ function VirtualRows({
 }: {
   rows: TrackedItem[];
   scroller: RefObject<HTMLDivElement | null>;
-  ordering: { sort: TrackedSort; order: SortOrder };
+  ordering: Ordering;
   onSort: (sort: TrackedSort) => void;
   onRemove: (url: string) => void;
   onNearEnd: () => void;
@@ -211,35 +185,7 @@ function VirtualRows({
             <col key={column.label} className={column.width} />
           ))}
         </colgroup>
-        <thead className="sticky top-0 z-10 bg-slate-100 text-left text-xs font-semibold text-slate-700">
-          <tr aria-rowindex={1}>
-            {COLUMNS.map((column) => (
-              <th
-                key={column.label}
-                scope="col"
-                aria-sort={column.sort && ordering.sort === column.sort ? (ordering.order === "asc" ? "ascending" : "descending") : undefined}
-                className={`border-b border-slate-200 leading-tight ${column.sort ? "p-0" : "px-2 py-2"} ${column.numeric ? "text-right" : ""}`}
-              >
-                {column.label === "Remove" ? (
-                  <span className="sr-only">Remove</span>
-                ) : column.sort ? (
-                  <button
-                    type="button"
-                    onClick={() => onSort(column.sort!)}
-                    className={`flex w-full items-center gap-1 px-2 py-2 text-left hover:bg-slate-200 ${column.numeric ? "justify-end text-right" : ""}`}
-                  >
-                    {column.label}
-                    <span aria-hidden="true" className="w-3 text-slate-500">
-                      {ordering.sort === column.sort ? (ordering.order === "asc" ? "▲" : "▼") : ""}
-                    </span>
-                  </button>
-                ) : (
-                  column.label
-                )}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <SortHeader ordering={ordering} onSort={onSort} />
         <tbody>
           {before > 0 && (
             <tr aria-hidden="true">
@@ -248,47 +194,7 @@ function VirtualRows({
           )}
           {items.map((item) => {
             const row = rows[item.index]!;
-            const counted = row.last_refreshed_at !== null;
-            return (
-              <tr key={row.url} aria-rowindex={item.index + 2} style={{ height: ROW_HEIGHT }} className={item.index % 2 ? "bg-slate-50" : undefined}>
-                <td className="px-2">
-                  <UrlLink url={row.url} />
-                </td>
-                <td className="px-2 text-right tabular-nums">
-                  {counted ? <Count value={headlineCount(row.networks, "facebook")} /> : <NotYet />}
-                </td>
-                <td className="px-2 text-right tabular-nums">
-                  {counted ? <Count value={headlineCount(row.networks, "pinterest")} /> : <NotYet />}
-                </td>
-                <td className="px-2 text-right font-medium tabular-nums">
-                  {counted ? <Count value={row.total} /> : <NotYet />}
-                </td>
-                <td className="px-2 text-right tabular-nums">
-                  <Change value={row.change_7d} />
-                </td>
-                <td className="px-2 text-right tabular-nums">
-                  <Change value={row.change_30d} />
-                </td>
-                <td className="px-2">{row.sparkline && <Sparkline values={row.sparkline} label={sparklineSummary(row.sparkline)} width={64} />}</td>
-                <td className="truncate px-2 text-slate-600">
-                  <RelativeTime at={row.added_at} now={now} />
-                </td>
-                <td className="truncate px-2 text-slate-600">
-                  {row.last_refreshed_at ? <RelativeTime at={row.last_refreshed_at} now={now} /> : <NotYet />}
-                </td>
-                <td className="px-1 text-center">
-                  <button
-                    type="button"
-                    onClick={() => onRemove(row.url)}
-                    aria-label={`Remove ${row.url}`}
-                    title="Stop tracking"
-                    className="rounded px-2 py-1 text-base leading-none text-slate-500 hover:bg-red-50 hover:text-red-700"
-                  >
-                    ×
-                  </button>
-                </td>
-              </tr>
-            );
+            return <TrackedRow key={row.url} row={row} index={item.index} now={now} onRemove={onRemove} />;
           })}
           {after > 0 && (
             <tr aria-hidden="true">
@@ -298,26 +204,5 @@ function VirtualRows({
         </tbody>
       </table>
     </div>
-  );
-}
-
-/** "5 min ago", with the exact time on hover; blank until the browser's clock is known (hydration). */
-function RelativeTime({ at, now }: { at: string; now: number | null }) {
-  return (
-    <time dateTime={at} title={new Date(at).toLocaleString()}>
-      {now === null ? "" : formatTimeAgo(Date.parse(at), now)}
-    </time>
-  );
-}
-
-/** The site is cut short first: the path is what tells one site's pages apart. Named by the whole URL. */
-function UrlLink({ url }: { url: string }) {
-  const { site, rest } = shortUrl(url);
-  return (
-    // No prefetch: a screenful of links would each ask the server for their page.
-    <Link href={urlViewHref(url)} prefetch={false} title={url} aria-label={url} className="flex min-w-0 text-brand-700 hover:underline">
-      <span className="truncate">{site}</span>
-      <span className="max-w-[70%] shrink-0 truncate">{rest}</span>
-    </Link>
   );
 }

@@ -1,0 +1,44 @@
+"use client";
+
+import type { SortOrder, TrackedSort } from "@/dashboard/client/tracked/types";
+import { COLUMNS } from "./tracked-columns";
+
+export interface Ordering {
+  sort: TrackedSort;
+  order: SortOrder;
+}
+
+/** The column headings; the sortable ones are buttons, and the sorted one says which way. */
+export function SortHeader({ ordering, onSort }: { ordering: Ordering; onSort: (sort: TrackedSort) => void }) {
+  return (
+    <thead className="sticky top-0 z-10 bg-slate-100 text-left text-xs font-semibold text-slate-700">
+      <tr aria-rowindex={1}>
+        {COLUMNS.map((column) => (
+          <th
+            key={column.label}
+            scope="col"
+            aria-sort={column.sort && ordering.sort === column.sort ? (ordering.order === "asc" ? "ascending" : "descending") : undefined}
+            className={`border-b border-slate-200 leading-tight ${column.sort ? "p-0" : "px-2 py-2"} ${column.numeric ? "text-right" : ""}`}
+          >
+            {column.label === "Remove" ? (
+              <span className="sr-only">Remove</span>
+            ) : column.sort ? (
+              <button
+                type="button"
+                onClick={() => onSort(column.sort!)}
+                className={`flex w-full items-center gap-1 px-2 py-2 text-left hover:bg-slate-200 ${column.numeric ? "justify-end text-right" : ""}`}
+              >
+                {column.label}
+                <span aria-hidden="true" className="w-3 text-slate-500">
+                  {ordering.sort === column.sort ? (ordering.order === "asc" ? "▲" : "▼") : ""}
+                </span>
+              </button>
+            ) : (
+              column.label
+            )}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}

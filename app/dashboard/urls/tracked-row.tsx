@@ -1,0 +1,79 @@
+"use client";
+
+import Link from "next/link";
+import { Sparkline } from "@/components/sparkline";
+import { formatTimeAgo } from "@/dashboard/client/format";
+import { headlineCount } from "@/dashboard/client/tracked/networks";
+import { sparklineSummary } from "@/dashboard/client/tracked/sparkline";
+import type { TrackedItem } from "@/dashboard/client/tracked/types";
+import { shortUrl, urlViewHref } from "@/dashboard/client/tracked/url-view";
+import { Change, Count, NotYet } from "./counts";
+
+/** Every row has this height, so the virtualizer knows where each row is without measuring it. */
+export const ROW_HEIGHT = 44;
+
+/** One tracked URL; `index` is its place among all the loaded rows, not among those drawn. */
+export function TrackedRow({ row, index, now, onRemove }: { row: TrackedItem; index: number; now: number | null; onRemove: (url: string) => void }) {
+  const counted = row.last_refreshed_at !== null;
+  return (
+    <tr aria-rowindex={index + 2} style={{ height: ROW_HEIGHT }} className={index % 2 ? "bg-slate-50" : undefined}>
+      <td className="px-2">
+        <UrlLink url={row.url} />
+      </td>
+      <td className="px-2 text-right tabular-nums">
+        {counted ? <Count value={headlineCount(row.networks, "facebook")} /> : <NotYet />}
+      </td>
+      <td className="px-2 text-right tabular-nums">
+        {counted ? <Count value={headlineCount(row.networks, "pinterest")} /> : <NotYet />}
+      </td>
+      <td className="px-2 text-right font-medium tabular-nums">
+        {counted ? <Count value={row.total} /> : <NotYet />}
+      </td>
+      <td className="px-2 text-right tabular-nums">
+        <Change value={row.change_7d} />
+      </td>
+      <td className="px-2 text-right tabular-nums">
+        <Change value={row.change_30d} />
+      </td>
+      <td className="px-2">{row.sparkline && <Sparkline values={row.sparkline} label={sparklineSummary(row.sparkline)} width={64} />}</td>
+      <td className="truncate px-2 text-slate-600">
+        <RelativeTime at={row.added_at} now={now} />
+      </td>
+      <td className="truncate px-2 text-slate-600">
+        {row.last_refreshed_at ? <RelativeTime at={row.last_refreshed_at} now={now} /> : <NotYet />}
+      </td>
+      <td className="px-1 text-center">
+        <button
+          type="button"
+          onClick={() => onRemove(row.url)}
+          aria-label={`Remove ${row.url}`}
+          title="Stop tracking"
+          className="rounded px-2 py-1 text-base leading-none text-slate-500 hover:bg-red-50 hover:text-red-700"
+        >
+          ×
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+/** "5 min ago", with the exact time on hover; blank until the browser's clock is known (hydration). */
+function RelativeTime({ at, now }: { at: string; now: number | null }) {
+  return (
+    <time dateTime={at} title={new Date(at).toLocaleString()}>
+      {now === null ? "" : formatTimeAgo(Date.parse(at), now)}
+    </time>
+  );
+}
+
+/** The site is cut short first: the path is what tells one site's pages apart. Named by the whole URL. */
+function UrlLink({ url }: { url: string }) {
+  const { site, rest } = shortUrl(url);
+  return (
+    // No prefetch: a screenful of links would each ask the server for their page.
+    <Link href={urlViewHref(url)} prefetch={false} title={url} aria-label={url} className="flex min-w-0 text-brand-700 hover:underline">
+      <span className="truncate">{site}</span>
+      <span className="max-w-[70%] shrink-0 truncate">{rest}</span>
+    </Link>
+  );
+}
