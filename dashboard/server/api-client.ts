@@ -122,10 +122,11 @@ export class ShareCountApi {
     return { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
   }
 
-  async trackedPage(query: { sort: string; order: string; limit: number; cursor?: string; q?: string; sparkline?: boolean }) {
+  async trackedPage(query: { sort: string; order: string; limit: number; cursor?: string; q?: string; filter?: string; sparkline?: boolean }) {
     const params = new URLSearchParams({ sort: query.sort, order: query.order, limit: String(query.limit), sparkline: String(query.sparkline ?? true) });
     if (query.cursor) params.set("cursor", query.cursor);
     if (query.q) params.set("q", query.q);
+    if (query.filter) params.set("filter", query.filter);
     return (await this.call(trackedListAnswerSchema, `/v2/tracked?${params}`)).body;
   }
 

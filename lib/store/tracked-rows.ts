@@ -90,6 +90,8 @@ export function pageStatements(
       values.push(likePattern(query.search));
       where.push(`c.url ${like} ${param(values.length)} ESCAPE '\\'`);
     }
+    if (query.filter === "growing") where.push("t.change_7d > 0");
+    if (query.filter === "uncounted") where.push("t.last_refreshed_at IS NULL");
     const after = query.after;
     let order: string;
     if (nulls) {

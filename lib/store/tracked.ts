@@ -7,6 +7,7 @@ import type { ObservedValues } from "../history/observed.ts";
 
 export type TrackedSort = "total" | "change_7d" | "added";
 export type SortOrder = "asc" | "desc";
+export type TrackedFilter = "growing" | "uncounted";
 
 /** What a refresh found for one account's tracked URL (its forms combined). */
 export interface TrackedSummary {
@@ -43,6 +44,8 @@ export interface TrackedPageQuery {
   after?: TrackedCursor;
   /** Only URLs containing this text. */
   search?: string;
+  /** `growing`: only URLs whose 7-day change is above 0; `uncounted`: only URLs not refreshed yet. */
+  filter?: TrackedFilter;
 }
 
 export type AddTrackedResult =

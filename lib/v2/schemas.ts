@@ -108,6 +108,10 @@ export const trackedListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   cursor: z.string().max(200).optional().meta({ description: "next_cursor of the previous page" }),
   q: z.string().max(200).optional().meta({ description: "Only URLs containing this text" }),
+  filter: z
+    .enum(["growing", "uncounted"])
+    .optional()
+    .meta({ description: "growing: only URLs whose 7-day change is above 0; uncounted: only URLs not refreshed yet" }),
   sparkline: flag.optional().meta({ description: "true: each row also carries `sparkline`, its daily totals over the last 30 days" }),
 });
 

@@ -134,7 +134,7 @@ export const v2TrackedListHandler = (deps: ApiDeps) =>
     const query = validQuery(trackedListQuerySchema, params);
     const ordering = { sort: query.sort, order: query.order };
     const after = query.cursor ? decodeCursor(query.cursor, ordering) : undefined;
-    const page = await listTracked(deps, account, { ...ordering, limit: query.limit, after, search: query.q });
+    const page = await listTracked(deps, account, { ...ordering, limit: query.limit, after, search: query.q, filter: query.filter });
     const lines = query.sparkline ? await sparklines(deps.store.history, page.rows.map((row) => row.urlId), deps.clock.now()) : null;
     return send(200, {
       data: page.rows.map((row) => (lines ? { ...trackedItem(row), sparkline: lines.get(row.urlId) } : trackedItem(row))),

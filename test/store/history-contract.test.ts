@@ -172,6 +172,10 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       expect(await a.tracked.completeRefresh({ urlId: list[2]!, dueAt: base - 3 }, "z", base + 61_000, base + DAY, [{ accountId: owner, summary: summary(42, 2) }])).toBe(true);
       const row = await b.tracked.get(owner, list[2]!);
       expect(row).toMatchObject({ lastRefreshedAt: base + 61_000, nextRefreshAt: base + DAY, total: 42, change7d: 2, latest: values(42, null) });
+      const growing = await b.tracked.page(owner, { sort: "change_7d", order: "desc", limit: 10, filter: "growing" });
+      expect(growing.rows.map((r) => r.urlId)).toEqual([list[2]]);
+      const uncounted = await b.tracked.page(owner, { sort: "added", order: "asc", limit: 10, filter: "uncounted" });
+      expect(uncounted.rows.map((r) => r.urlId).sort()).toEqual(list.slice(0, 2).sort());
       for (const id of list.slice(0, 2)) await a.tracked.releaseLease(id, "x");
       for (const id of list.slice(0, 2)) await a.tracked.releaseLease(id, "y");
     });
@@ -267,6 +271,7 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       const third = list[2]!.replace("https://site.example/", "");
       expect(await walk("desc", 2, third.toUpperCase())).toEqual([9]);
       expect(await walk("desc", 2, "%")).toEqual([]);
+      expect((await b.tracked.page(owner, { sort: "total", order: "desc", limit: 10, filter: "uncounted" })).rows).toEqual([]);
       const added = await b.tracked.page(owner, { sort: "added", order: "asc", limit: 10 });
       expect(added.rows.map((r) => r.urlId)).toEqual([...all].sort((x, y) => x - y));
       expect(added.next).toBeNull();

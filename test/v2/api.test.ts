@@ -126,6 +126,8 @@ describe("tracked URLs", () => {
       delayed: false,
     });
 
+    expect((await (await svc.get("/v2/tracked?filter=uncounted", bearer(apiKey))).json()).data).toEqual([]);
+    expect((await (await svc.get("/v2/tracked?filter=growing", bearer(apiKey))).json()).data).toEqual([]);
     const first = await (await svc.get("/v2/tracked?sort=total&order=desc&limit=2", bearer(apiKey))).json();
     expect(first.data).toHaveLength(2);
     const second = await (await svc.get(`/v2/tracked?sort=total&order=desc&limit=2&cursor=${first.next_cursor}`, bearer(apiKey))).json();

@@ -6,7 +6,7 @@ import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { formatNumber } from "@/dashboard/client/format";
 import { useNow } from "@/dashboard/client/hooks/use-now";
-import { useRemoveUrl, useTrackedList } from "@/dashboard/client/hooks/use-tracked";
+import { useRemoveUrl, useTrackedList, type TrackedListQuery } from "@/dashboard/client/hooks/use-tracked";
 import type { TrackedItem, TrackedSort } from "@/dashboard/client/tracked/types";
 import { ConfirmDialog } from "../whitelist/confirm-dialog";
 import { SortHeader, type Ordering } from "./sort-header";
@@ -34,7 +34,8 @@ export function TrackedTable() {
   const [ordering, setOrdering] = useState<Ordering>({ sort: "added", order: "desc" });
   const [search, setSearch] = useState("");
   const q = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
-  const list = useTrackedList({ ...ordering, q });
+  const [filter, setFilter] = useState<TrackedListQuery["filter"]>("");
+  const list = useTrackedList({ ...ordering, q, filter });
   const rows = useMemo(() => list.data?.pages.flatMap((page) => page.data) ?? [], [list.data]);
   const remove = useRemoveUrl();
   const [removing, setRemoving] = useState<string | null>(null);
@@ -43,7 +44,7 @@ export function TrackedTable() {
   // Another order or search starts at its top (in a block: newer browsers' scrollTo returns a promise, not a cleanup).
   useEffect(() => {
     scroller.current?.scrollTo({ top: 0 });
-  }, [ordering, q]);
+  }, [ordering, q, filter]);
 
   function sortBy(sort: TrackedSort) {
     setOrdering((current) => ({ sort, order: current.sort === sort && current.order === "desc" ? "asc" : "desc" }));
@@ -59,15 +60,28 @@ export function TrackedTable() {
     <Card
       title="Tracked URLs"
       actions={
-        <input
-          type="search"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          aria-label="Search tracked URLs"
-          placeholder="Search URLs"
-          maxLength={200}
-          className="w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm sm:w-64"
-        />
+        <div className="flex w-full flex-wrap gap-2 sm:w-auto">
+          <select
+            value={filter}
+            onChange={(event) => setFilter(event.target.value as TrackedListQuery["filter"])}
+            aria-label="Show"
+            className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+            data-testid="tracked-filter"
+          >
+            <option value="">All URLs</option>
+            <option value="growing">Growing this week</option>
+            <option value="uncounted">Not counted yet</option>
+          </select>
+          <input
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            aria-label="Search tracked URLs"
+            placeholder="Search URLs"
+            maxLength={200}
+            className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-1.5 text-sm sm:w-64 sm:flex-none"
+          />
+        </div>
       }
     >
       {remove.isError && (
@@ -80,8 +94,12 @@ export function TrackedTable() {
       ) : list.isError && rows.length === 0 ? (
         <ErrorState message={list.error.message} onRetry={() => void list.refetch()} />
       ) : rows.length === 0 ? (
-        q ? (
-          <EmptyState>No tracked URL contains “{q}”.</EmptyState>
+        q || filter ? (
+          <EmptyState>
+            No tracked URL {filter === "growing" ? "grew this week" : filter === "uncounted" ? "waits for its first count" : ""}
+            {filter && q ? " and " : ""}
+            {q ? <>contains “{q}”</> : null}.
+          </EmptyState>
         ) : (
           <EmptyState>
             <p>No URLs are tracked yet.</p>

@@ -39,6 +39,8 @@ export interface TrackedListQuery {
   order: SortOrder;
   /** Only URLs containing this text; "" for all. */
   q: string;
+  /** Only growing URLs, or only those not counted yet; "" for all. */
+  filter: "" | "growing" | "uncounted";
 }
 
 type TrackedPages = InfiniteData<TrackedList, string | null>;
@@ -70,6 +72,7 @@ function refreshTracked(queryClient: QueryClient) {
 function listPath(query: TrackedListQuery, cursor: string | null): string {
   const params = new URLSearchParams({ sort: query.sort, order: query.order, limit: String(TRACKED_PAGE_SIZE) });
   if (query.q) params.set("q", query.q);
+  if (query.filter) params.set("filter", query.filter);
   if (cursor) params.set("cursor", cursor);
   return `/api/dashboard/tracked?${params}`;
 }

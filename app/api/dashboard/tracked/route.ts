@@ -9,6 +9,7 @@ const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   cursor: z.string().max(200).optional(),
   q: z.string().max(200).optional(),
+  filter: z.enum(["growing", "uncounted"]).optional(),
 });
 
 /** A page of the account's tracked URLs, with sparklines. */
