@@ -42,7 +42,7 @@ const errors = {
   403: json(errorSchema, "The plan or the quota does not allow this"),
   503: json(errorSchema, "The service's database (or Redis) cannot answer right now"),
 };
-const keyQuery = z.object({ apikey: z.string() });
+const keyQuery = z.object({ apikey: z.string().meta({ description: "Your API key" }) });
 
 function register(registry: OpenAPIRegistry) {
   const path = (config: RouteConfig) => registry.registerPath({ ...config, responses: { ...errors, ...config.responses } });

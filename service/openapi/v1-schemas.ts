@@ -35,7 +35,7 @@ export const v10CountSchema = z
 
 export const v1CountQuerySchema = z.object({
   url: z.string().meta({ description: "The URL to count, percent-encoded" }),
-  apikey: z.string(),
+  apikey: z.string().meta({ description: "Your API key" }),
   callback: z.string().optional().meta({ description: "JSONP: the answer is `/**/ callback(…);`" }),
   custom_ttl: z.string().regex(/^\d+$/).optional().meta({ description: "Dedicated plan: seconds a cached answer may be old (0: fetch fresh)" }),
 });
