@@ -18,8 +18,8 @@ export const MAX_FEEDS = 20;
 /** Longer than an import can take (1,000 documents of at most 30 s each are bounded by this too). */
 const LEASE_MS = 30 * 60_000;
 const IMPORT_TIME_LIMIT_MS = 25 * 60_000;
-/** URLs an import checks and adds at a time, with other requests served in between. */
-const IMPORT_SLICE = 2_000;
+/** URLs an import adds at a time, with other requests served in between (about 12 ms each on SQLite). */
+const IMPORT_SLICE = 500;
 
 /** Queues a sitemap or feed import for the account; the worker reads it. The URL is checked again when fetched. */
 export async function queueImport(
