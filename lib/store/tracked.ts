@@ -85,8 +85,9 @@ export interface TrackedStore {
    */
   setAliases(accountId: string, urlId: number, aliases: readonly string[], at: number): Promise<boolean>;
   /**
-   * Leases up to `max` URLs due at `now`, the most overdue first, to the worker holding `token` until
-   * `now + leaseMs`: no other worker takes them until then.
+   * Leases up to `max` URLs due at `now` to the worker holding `token` until `now + leaseMs` (no other
+   * worker takes them until then): URLs never refreshed first, so a newly tracked URL is counted within a
+   * minute even while the schedule runs behind, then the most overdue.
    */
   claimDue(now: number, max: number, leaseMs: number, token: string): Promise<DueRefresh[]>;
   /** Who tracks each URL. */

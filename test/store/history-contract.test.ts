@@ -180,6 +180,23 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       for (const id of list.slice(0, 2)) await a.tracked.releaseLease(id, "y");
     });
 
+    it("claims URLs never refreshed before the most overdue others", async () => {
+      const owner = await account("big");
+      const [old, fresh] = await ids(urls(2));
+      const base = T0 + 1_500 * DAY;
+      await a.tracked.add(owner, [old!], 100, base - DAY);
+      await a.tracked.claimDue(base - DAY, 1_000_000, 60_000, "first");
+      await a.tracked.completeRefresh({ urlId: old!, dueAt: base - DAY }, "first", base - DAY, base - HOUR, []);
+      await a.tracked.claimDue(base - 10, 1_000_000, 10 * DAY, "earlier");
+      await b.tracked.add(owner, [fresh!], 100, base);
+      // `old` is due again since base - HOUR (more overdue), but `fresh` was never counted: it goes first.
+      await a.tracked.releaseLease(old!, "earlier");
+      const [first] = await a.tracked.claimDue(base, 1, 60_000, "w");
+      expect(first?.urlId).toBe(fresh);
+      const [second] = await b.tracked.claimDue(base, 1, 60_000, "w");
+      expect(second?.urlId).toBe(old);
+    });
+
     it("a URL someone already tracks is due again when another account starts tracking it", async () => {
       const [one, two] = [await account("big"), await account("big")];
       const [id] = await ids(urls(1));

@@ -5,6 +5,16 @@ import type { Sql } from "./pool.ts";
 
 const aliasList = z.array(z.string());
 
+/** Leases due URLs (`only` narrows them: URLs never refreshed are found through their partial index). */
+const claimSql = (only: string) => `
+  WITH due AS (
+    SELECT url_id FROM refresh_schedule
+    WHERE next_refresh_at <= $1 AND (lease_until IS NULL OR lease_until <= $1) ${only}
+    ORDER BY next_refresh_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+  UPDATE refresh_schedule s SET lease_until = $3, lease_token = $4
+  FROM due, counted_url c WHERE s.url_id = due.url_id AND c.id = s.url_id
+  RETURNING s.url_id, c.url, s.first_tracked_at, s.next_refresh_at`;
+
 const SQL = {
   // Concurrent additions for one account wait for each other: the limit holds under concurrency.
   lock: "SELECT pg_advisory_xact_lock(hashtextextended('tracked:' || $1, 0))",
@@ -19,14 +29,8 @@ const SQL = {
   get: `${TRACKED_SELECT} WHERE t.account_id = $1 AND t.url_id = $2`,
   setAliases: "UPDATE tracked_url SET aliases = $1 WHERE account_id = $2 AND url_id = $3",
   dueNow: `UPDATE refresh_schedule SET ${DUE_AGAIN("$1::bigint", "GREATEST")} WHERE url_id = $2`,
-  claim: `
-    WITH due AS (
-      SELECT url_id FROM refresh_schedule
-      WHERE next_refresh_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
-      ORDER BY next_refresh_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-    UPDATE refresh_schedule s SET lease_until = $3, lease_token = $4
-    FROM due, counted_url c WHERE s.url_id = due.url_id AND c.id = s.url_id
-    RETURNING s.url_id, c.url, s.first_tracked_at, s.next_refresh_at`,
+  claimNew: claimSql("AND last_refreshed_at IS NULL"),
+  claim: claimSql(""),
   trackers: `
     SELECT t.url_id, t.account_id, t.aliases, a.count_variants FROM tracked_url t JOIN account a ON a.id = t.account_id
     WHERE t.url_id = ANY($1::int[]) ORDER BY t.url_id, t.account_id`,
@@ -97,14 +101,22 @@ export function postgresTracked(sql: Sql): TrackedStore {
       });
     },
     async claimDue(now, max, leaseMs, token): Promise<DueRefresh[]> {
-      const { rows } = await sql.query<{ url_id: number; url: string; first_tracked_at: number; next_refresh_at: number }>(
-        "claimDue",
-        SQL.claim,
-        [now, max, now + leaseMs, token],
-      );
-      return rows
-        .map((row) => ({ urlId: row.url_id, url: row.url, firstTrackedAt: row.first_tracked_at, dueAt: row.next_refresh_at }))
-        .sort((x, y) => x.dueAt - y.dueAt);
+      // URLs never refreshed first, then the most overdue (the first claim's leases keep the second off them).
+      const claimed: DueRefresh[] = [];
+      for (const neverRefreshed of [true, false]) {
+        const { rows } = await sql.query<{ url_id: number; url: string; first_tracked_at: number; next_refresh_at: number }>(
+          neverRefreshed ? "claimNew" : "claimDue",
+          neverRefreshed ? SQL.claimNew : SQL.claim,
+          [now, max - claimed.length, now + leaseMs, token],
+        );
+        claimed.push(
+          ...rows
+            .map((row) => ({ urlId: row.url_id, url: row.url, firstTrackedAt: row.first_tracked_at, dueAt: row.next_refresh_at }))
+            .sort((x, y) => x.dueAt - y.dueAt),
+        );
+        if (claimed.length >= max) break;
+      }
+      return claimed;
     },
     async trackersOf(urlIds) {
       const { rows } = await sql.query<{ url_id: number; account_id: string; aliases: string; count_variants: boolean }>(

@@ -18,6 +18,10 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     get: db.prepare<[string, number], TrackedRow>(`${TRACKED_SELECT} WHERE t.account_id = ? AND t.url_id = ?`),
     setAliases: db.prepare<[string, string, number]>("UPDATE tracked_url SET aliases = ? WHERE account_id = ? AND url_id = ?"),
     dueNow: db.prepare<{ at: number; urlId: number }>(`UPDATE refresh_schedule SET ${DUE_AGAIN("@at", "MAX")} WHERE url_id = @urlId`),
+    dueNew: db.prepare<[number, number, number], { url_id: number }>(`
+      SELECT url_id FROM refresh_schedule INDEXED BY refresh_schedule_never_refreshed_idx
+      WHERE last_refreshed_at IS NULL AND next_refresh_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+      ORDER BY next_refresh_at LIMIT ?`),
     due: db.prepare<[number, number, number], { url_id: number }>(`
       SELECT url_id FROM refresh_schedule
       WHERE next_refresh_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
@@ -75,13 +79,18 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     return true;
   });
 
+  // URLs never refreshed first, then the most overdue: each leased at once, so the second query skips it.
   const claim = db.transaction((now: number, max: number, leaseMs: number, token: string): DueRefresh[] => {
-    const due = statements.due.all(now, now, max);
-    return due.map(({ url_id }) => {
-      statements.lease.run(now + leaseMs, token, url_id);
-      const row = statements.leased.get(url_id)!;
-      return { urlId: row.url_id, url: row.url, firstTrackedAt: row.first_tracked_at, dueAt: row.next_refresh_at };
-    });
+    const claimed: DueRefresh[] = [];
+    for (const query of [statements.dueNew, statements.due]) {
+      for (const { url_id } of query.all(now, now, max - claimed.length)) {
+        statements.lease.run(now + leaseMs, token, url_id);
+        const row = statements.leased.get(url_id)!;
+        claimed.push({ urlId: row.url_id, url: row.url, firstTrackedAt: row.first_tracked_at, dueAt: row.next_refresh_at });
+      }
+      if (claimed.length >= max) break;
+    }
+    return claimed;
   });
 
   const complete = db.transaction(
