@@ -6,6 +6,18 @@ export function signInUrl(location: Pick<Location, "pathname" | "search">): stri
   return `/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`;
 }
 
+/**
+ * Set while a sign-out form (`data-leaves-page`) is being submitted: a 401 then is that sign-out landing, not
+ * a lapsed session, and must not send the browser to sign in again in a race with the sign-out's own redirect.
+ */
+let signingOut = false;
+if (typeof document !== "undefined") {
+  // Bubbling: a submission the unsaved-edits question stopped (the user chose to stay) never gets here.
+  document.addEventListener("submit", (event) => {
+    if (event.target instanceof HTMLFormElement && event.target.hasAttribute("data-leaves-page")) signingOut = true;
+  });
+}
+
 /** Calls a dashboard route from the browser; non-2xx answers become a DashboardError with the route's message. */
 export async function fetchJson<T>(path: string, init?: RequestInit & { json?: unknown }): Promise<T> {
   const { json, ...rest } = init ?? {};
@@ -16,7 +28,7 @@ export async function fetchJson<T>(path: string, init?: RequestInit & { json?: u
   });
   const body = (await response.json().catch(() => null)) as { error?: string; message?: string; retryAt?: string } | null;
   if (!response.ok) {
-    if (response.status === 401 && typeof window !== "undefined") window.location.assign(signInUrl(window.location));
+    if (response.status === 401 && typeof window !== "undefined" && !signingOut) window.location.assign(signInUrl(window.location));
     const code = isErrorCode(body?.error) ? body.error : "bad_answer";
     throw new DashboardError(code, response.status, body?.message ?? `Request failed (${response.status}).`, body?.retryAt ?? null);
   }
