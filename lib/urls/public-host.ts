@@ -37,7 +37,8 @@ const NOT_PUBLIC = "the URL must name a public host (such as example.com), not l
 /** IPv6's global unicast block: ipaddr.js counts the unassigned rest (`4000::1`, `::127.0.0.1`) as unicast too. */
 const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3");
 
-function publicIp(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+/** Whether an address is public unicast: also what fetches of user-chosen URLs connect to (service/imports). */
+export function publicIp(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
   if (address.kind() === "ipv6") {
     const v6 = address as ipaddr.IPv6;
     if (v6.isIPv4MappedAddress()) return publicIp(v6.toIPv4Address());

@@ -1,19 +1,6 @@
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
-import { publicHost } from "../../lib/urls/public-host.ts";
-
-/** IPv6's global unicast block: ipaddr.js counts the unassigned rest (`4000::1`, `::127.0.0.1`) as unicast too. */
-const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3");
-
-/** The rule of lib/urls/public-host.ts (its `publicIp` is not exported), so the two cannot disagree. */
-function publicIp(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
-  if (address.kind() === "ipv6") {
-    const v6 = address as ipaddr.IPv6;
-    if (v6.isIPv4MappedAddress()) return publicIp(v6.toIPv4Address());
-    if (!v6.match(IPV6_GLOBAL_UNICAST)) return false;
-  }
-  return address.range() === "unicast";
-}
+import { publicHost, publicIp } from "../../lib/urls/public-host.ts";
 
 /** Whether an IP address (as DNS or a URL gives it, IPv6 without brackets) may be connected to. */
 export function isPublicAddress(address: string): boolean {

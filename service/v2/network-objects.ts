@@ -1,12 +1,12 @@
 import type { StoredCounts } from "../../lib/counts/values.ts";
 import { knownValues, type ObservedValues } from "../../lib/history/observed.ts";
+import { FACEBOOK_NOT_REPORTED } from "../counts/count-object.ts";
 import { V2_NETWORKS, type V2Network } from "../../lib/v2/schemas.ts";
 
 /** v2 network objects: each network's values with a status, never a 0 for what was not reported. */
 
 type Status = { status: "ok" } | { status: "stale"; age_seconds: number } | { status: "unavailable" };
 
-const FACEBOOK_NULLS = { total_count: null, comment_count: null, reaction_count: null, share_count: null, comment_plugin_count: null };
 
 /** `statusOf(network)`: ok or stale when a value is known, unavailable otherwise. */
 export function networkObjects(values: ObservedValues, statusOf: (network: V2Network) => Status, wanted: readonly V2Network[] = V2_NETWORKS) {
@@ -15,7 +15,7 @@ export function networkObjects(values: ObservedValues, statusOf: (network: V2Net
     const f = values.Facebook;
     networks.facebook = f
       ? { ...statusOf("facebook"), ...f }
-      : { status: "unavailable", ...FACEBOOK_NULLS };
+      : { status: "unavailable", ...FACEBOOK_NOT_REPORTED };
   }
   if (wanted.includes("pinterest")) {
     networks.pinterest = values.Pinterest !== undefined ? { ...statusOf("pinterest"), count: values.Pinterest } : { status: "unavailable", count: null };
