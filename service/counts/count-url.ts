@@ -39,7 +39,8 @@ export async function paidQuery<T>(
     await deps.quota.release(account.id, day);
     throw error;
   }
-  await deps.history.noteQueried(account.id, [target.normalized], deps.clock.now());
+  const noting = deps.history.noteQuery(account.id, target.normalized, deps.clock.now());
+  if (noting) await noting;
   return { result, remaining: Math.max(0, dailyQuota - used) };
 }
 

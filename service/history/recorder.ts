@@ -37,6 +37,14 @@ export class HistoryRecorder {
     await this.history.record(id, at, values);
   };
 
+  /**
+   * One URL an account queried; null when it was noted before: the cached query's path then costs one
+   * lookup and no promise.
+   */
+  noteQuery(accountId: string, url: string, at: number): Promise<void> | null {
+    return this.noted.has(`${accountId} ${url}`) ? null : this.noteQueried(accountId, [url], at);
+  }
+
   async noteQueried(accountId: string, urls: readonly string[], at: number): Promise<void> {
     const fresh = urls.filter((url) => !this.noted.has(`${accountId} ${url}`));
     if (fresh.length === 0) return;
