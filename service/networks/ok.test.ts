@@ -1,104 +1,34 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import type { MoreSandboxStats } from "../sandbox/control.ts";
+import { describe, it, expect } from "vitest";
 import { deriveMoreCounts } from "../sandbox/derive-counts.ts";
-import { OK_GARBAGE_BODIES, type OkMode } from "../sandbox/ok.ts";
-import { moreTwinUrls, startSandbox } from "../sandbox/sandbox.ts";
-import { useSandbox } from "../../test/support/sandbox.ts";
+import { OK_GARBAGE_BODIES } from "../sandbox/ok.ts";
+import { useStub, useUpstreamSandbox } from "../../test/support/upstream-cases.ts";
 import { createOkAdapter, type OkAdapterOptions } from "./ok.ts";
 
-const sandbox = useSandbox();
-
-const setMode = (mode: OkMode) => sandbox.control("/__sandbox/more/knobs", "PUT", { ok: { mode } });
-const stats = async () => (await (await fetch(`${sandbox.origin}/__sandbox/more/stats`)).json()) as MoreSandboxStats;
-const fetchCount = (url: string, options: Partial<OkAdapterOptions> = {}) =>
-  createOkAdapter({ baseUrl: moreTwinUrls(sandbox.origin).okUrl, timeoutMs: 2000, ...options }).fetchCount(url, new AbortController().signal);
+const ok = useUpstreamSandbox<OkAdapterOptions>({ network: "ok", twinUrl: "okUrl", create: createOkAdapter, garbageBodies: OK_GARBAGE_BODIES });
 
 describe("OK.ru adapter against the sandbox", () => {
-  it("is named ok", () => {
-    expect(createOkAdapter({ baseUrl: "http://127.0.0.1:1", timeoutMs: 1 }).name).toBe("ok");
-  });
-
-  it("reads the string count, the same on every call, flagged as sandbox data", async () => {
-    const url = "https://example.com/ok?a=1&b=2";
-    const raw = await (await fetch(`${moreTwinUrls(sandbox.origin).okUrl}/dk?st.cmd=extLike&tp=json&ref=${encodeURIComponent(url)}`)).json();
-    expect(raw).toEqual({ count: String(deriveMoreCounts(url).ok) });
-    const first = await fetchCount(url);
-    expect(first).toEqual({ ok: true, value: { count: deriveMoreCounts(url).ok }, sandbox: true });
-    expect(await fetchCount(url)).toEqual(first);
-  });
-
-  it('reports {"count":"0"} as a real zero', async () => {
-    await setMode("none");
-    expect(await fetchCount("https://example.com/")).toEqual({ ok: true, value: { count: 0 }, sandbox: true });
-  });
-
-  it("classifies every garbage answer as failed", async () => {
-    await setMode("garbage");
-    const seen = new Set<number>();
-    for (let i = 0; seen.size < OK_GARBAGE_BODIES.length && i < 200; i++) {
-      const url = `https://example.com/garbage/${i}`;
-      const variant = deriveMoreCounts(url).variant % OK_GARBAGE_BODIES.length;
-      if (seen.has(variant)) continue;
-      seen.add(variant);
-      expect(await fetchCount(url)).toMatchObject({ ok: false, failure: "failed", sandbox: true });
-    }
-    expect(seen.size).toBe(OK_GARBAGE_BODIES.length);
-  });
-
-  it("classifies 500 as failed", async () => {
-    await setMode("fail");
-    expect(await fetchCount("https://example.com/")).toEqual({ ok: false, failure: "failed", detail: "HTTP 500", sandbox: true });
-  });
-
-  it("classifies 429 as throttled, carrying Retry-After when given", async () => {
-    await setMode("throttle");
-    expect(await fetchCount("https://example.com/")).toMatchObject({ ok: false, failure: "throttled", retryAfterMs: 30_000 });
-    await setMode("429");
-    const bare = await fetchCount("https://example.com/");
-    expect(bare).toMatchObject({ ok: false, failure: "throttled" });
-    expect(bare).not.toHaveProperty("retryAfterMs");
-  });
-
-  it("times out on a hanging upstream", async () => {
-    await setMode("hang");
-    const started = performance.now();
-    expect(await fetchCount("https://example.com/", { timeoutMs: 200 })).toMatchObject({ ok: false, failure: "timeout" });
-    expect(performance.now() - started).toBeLessThan(1500);
-  });
-
-  it("fails on a transport error", async () => {
-    const closed = await startSandbox();
-    await closed.close();
-    expect(await fetchCount("https://example.com/", { baseUrl: closed.okUrl })).toMatchObject({ ok: false, failure: "failed", sandbox: false });
-  });
-
-  it("makes one upstream call per fetch", async () => {
-    await Promise.all([fetchCount("https://example.com/1"), fetchCount("https://example.com/1"), fetchCount("https://example.com/2")]);
-    expect((await stats()).ok).toEqual({ calls: 3, byUrl: { "https://example.com/1": 2, "https://example.com/2": 1 } });
+  ok.commonCases({
+    success: {
+      name: "reads the string count, the same on every call, flagged as sandbox data",
+      url: "https://example.com/ok?a=1&b=2",
+      before: async (url) => {
+        const raw = await (await fetch(`${ok.twinUrl()}/dk?st.cmd=extLike&tp=json&ref=${encodeURIComponent(url)}`)).json();
+        expect(raw).toEqual({ count: String(deriveMoreCounts(url).ok) });
+      },
+      value: (url) => ({ count: deriveMoreCounts(url).ok }),
+    },
+    none: { name: 'reports {"count":"0"} as a real zero', value: { count: 0 } },
   });
 });
 
 /** Answers the sandbox never gives. */
 describe("OK.ru adapter on unusual answers", () => {
-  let stub: Server;
-  let baseUrl: string;
   let body = "";
-
-  beforeAll(async () => {
-    stub = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(body));
-    await new Promise<void>((resolve) => stub.listen(0, "127.0.0.1", resolve));
-    baseUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    stub.closeAllConnections();
-    await new Promise((resolve) => stub.close(resolve));
-  });
+  const stub = useStub((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(body));
 
   const run = (answer: string) => {
     body = answer;
-    return fetchCount("https://example.com/", { baseUrl });
+    return ok.fetchCount("https://example.com/", { baseUrl: stub.baseUrl });
   };
 
   it.each([

@@ -1,22 +1,17 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import type { MoreSandboxStats } from "../sandbox/control.ts";
+import type { IncomingHttpHeaders } from "node:http";
+import { describe, it, expect } from "vitest";
 import { deriveMoreCounts } from "../sandbox/derive-counts.ts";
-import { REDDIT_GARBAGE_BODIES, type RedditMode } from "../sandbox/reddit.ts";
-import { moreTwinUrls, startSandbox } from "../sandbox/sandbox.ts";
-import { useSandbox } from "../../test/support/sandbox.ts";
+import { REDDIT_GARBAGE_BODIES } from "../sandbox/reddit.ts";
+import { useStub, useUpstreamSandbox } from "../../test/support/upstream-cases.ts";
 import { createRedditAdapter, DEFAULT_REDDIT_USER_AGENT, type RedditAdapterOptions } from "./reddit.ts";
 
-const sandbox = useSandbox();
-
-const setMode = (mode: RedditMode) => sandbox.control("/__sandbox/more/knobs", "PUT", { reddit: { mode } });
-const stats = async () => (await (await fetch(`${sandbox.origin}/__sandbox/more/stats`)).json()) as MoreSandboxStats;
-const fetchCount = (url: string, options: Partial<RedditAdapterOptions> = {}) =>
-  createRedditAdapter({ baseUrl: moreTwinUrls(sandbox.origin).redditUrl, timeoutMs: 2000, ...options }).fetchCount(
-    url,
-    new AbortController().signal,
-  );
+const reddit = useUpstreamSandbox<RedditAdapterOptions>({
+  network: "reddit",
+  twinUrl: "redditUrl",
+  create: createRedditAdapter,
+  garbageBodies: REDDIT_GARBAGE_BODIES,
+});
+const { fetchCount } = reddit;
 
 /** What the twin's submissions of `url` add up to. */
 function expected(url: string) {
@@ -29,15 +24,9 @@ function expected(url: string) {
 }
 
 describe("Reddit adapter against the sandbox", () => {
-  it("is named reddit", () => {
-    expect(createRedditAdapter({ baseUrl: "http://127.0.0.1:1", timeoutMs: 1 }).name).toBe("reddit");
-  });
-
-  it("sums the URL's submissions, the same on every call, flagged as sandbox data", async () => {
-    const url = "https://example.com/post?a=1&b=2";
-    const first = await fetchCount(url);
-    expect(first).toEqual({ ok: true, value: expected(url), sandbox: true });
-    expect(await fetchCount(url)).toEqual(first);
+  reddit.commonCases({
+    success: { name: "sums the URL's submissions, the same on every call, flagged as sandbox data", url: "https://example.com/post?a=1&b=2", value: expected },
+    none: { name: "reports no submission as a real zero", value: { score: 0, comments: 0, posts: 0 } },
   });
 
   it("sums several submissions, a negative score included", async () => {
@@ -46,79 +35,18 @@ describe("Reddit adapter against the sandbox", () => {
     const negative = urls.find((u) => deriveMoreCounts(u).reddit.some((s) => s.score < 0))!;
     for (const url of [several, negative]) expect(await fetchCount(url)).toMatchObject({ ok: true, value: expected(url) });
   });
-
-  it("reports no submission as a real zero", async () => {
-    await setMode("none");
-    expect(await fetchCount("https://example.com/")).toEqual({ ok: true, value: { score: 0, comments: 0, posts: 0 }, sandbox: true });
-  });
-
-  it("classifies every garbage answer as failed", async () => {
-    await setMode("garbage");
-    const seen = new Set<number>();
-    for (let i = 0; seen.size < REDDIT_GARBAGE_BODIES.length && i < 200; i++) {
-      const url = `https://example.com/garbage/${i}`;
-      const variant = deriveMoreCounts(url).variant % REDDIT_GARBAGE_BODIES.length;
-      if (seen.has(variant)) continue;
-      seen.add(variant);
-      expect(await fetchCount(url)).toMatchObject({ ok: false, failure: "failed", sandbox: true });
-    }
-    expect(seen.size).toBe(REDDIT_GARBAGE_BODIES.length);
-  });
-
-  it("classifies 500 as failed", async () => {
-    await setMode("fail");
-    expect(await fetchCount("https://example.com/")).toEqual({ ok: false, failure: "failed", detail: "HTTP 500", sandbox: true });
-  });
-
-  it("classifies 429 as throttled, carrying Retry-After when given", async () => {
-    await setMode("throttle");
-    expect(await fetchCount("https://example.com/")).toMatchObject({ ok: false, failure: "throttled", retryAfterMs: 30_000 });
-    await setMode("429");
-    const bare = await fetchCount("https://example.com/");
-    expect(bare).toMatchObject({ ok: false, failure: "throttled" });
-    expect(bare).not.toHaveProperty("retryAfterMs");
-  });
-
-  it("times out on a hanging upstream", async () => {
-    await setMode("hang");
-    const started = performance.now();
-    expect(await fetchCount("https://example.com/", { timeoutMs: 200 })).toMatchObject({ ok: false, failure: "timeout" });
-    expect(performance.now() - started).toBeLessThan(1500);
-  });
-
-  it("fails on a transport error", async () => {
-    const closed = await startSandbox();
-    await closed.close();
-    expect(await fetchCount("https://example.com/", { baseUrl: closed.redditUrl })).toMatchObject({ ok: false, failure: "failed", sandbox: false });
-  });
-
-  it("makes one upstream call per fetch", async () => {
-    await Promise.all([fetchCount("https://example.com/1"), fetchCount("https://example.com/1"), fetchCount("https://example.com/2")]);
-    const { reddit } = await stats();
-    expect(reddit).toEqual({ calls: 3, byUrl: { "https://example.com/1": 2, "https://example.com/2": 1 } });
-  });
 });
 
 describe("Reddit adapter's request", () => {
-  let stub: Server;
-  let baseUrl: string;
   let seen: { url: string; headers: IncomingHttpHeaders } | undefined;
   let body = '{"kind":"Listing","data":{"children":[]}}';
-
-  beforeAll(async () => {
-    stub = createServer((req, res) => {
-      seen = { url: req.url ?? "", headers: req.headers };
-      res.writeHead(200, { "content-type": "application/json" }).end(body);
-    });
-    await new Promise<void>((resolve) => stub.listen(0, "127.0.0.1", resolve));
-    baseUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    stub.closeAllConnections();
-    await new Promise((resolve) => stub.close(resolve));
+  const stub = useStub((req, res) => {
+    seen = { url: req.url ?? "", headers: req.headers };
+    res.writeHead(200, { "content-type": "application/json" }).end(body);
   });
 
   it("asks for a full listing of the URL with a descriptive user agent", async () => {
+    const { baseUrl } = stub;
     const url = "https://example.com/a b?x=1&y=2";
     expect(await fetchCount(url, { baseUrl })).toMatchObject({ ok: true, sandbox: false });
     expect(seen!.url).toBe(`/api/info.json?url=${encodeURIComponent(url)}&limit=100`);
@@ -133,6 +61,6 @@ describe("Reddit adapter's request", () => {
       kind: "Listing",
       data: { children: [child("t3", { score: 5, num_comments: 2 }), child("t1", { body: "a comment" }), child("t3", { score: -1, num_comments: 0 })] },
     });
-    expect(await fetchCount("https://example.com/", { baseUrl })).toEqual({ ok: true, value: { score: 4, comments: 2, posts: 2 }, sandbox: false });
+    expect(await fetchCount("https://example.com/", { baseUrl: stub.baseUrl })).toEqual({ ok: true, value: { score: 4, comments: 2, posts: 2 }, sandbox: false });
   });
 });

@@ -1,105 +1,35 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import type { MoreSandboxStats } from "../sandbox/control.ts";
+import { describe, it, expect } from "vitest";
 import { deriveMoreCounts } from "../sandbox/derive-counts.ts";
-import { moreTwinUrls, startSandbox } from "../sandbox/sandbox.ts";
-import { TUMBLR_GARBAGE_BODIES, type TumblrMode } from "../sandbox/tumblr.ts";
-import { useSandbox } from "../../test/support/sandbox.ts";
+import { TUMBLR_GARBAGE_BODIES } from "../sandbox/tumblr.ts";
+import { useStub, useUpstreamSandbox } from "../../test/support/upstream-cases.ts";
 import { createTumblrAdapter, type TumblrAdapterOptions } from "./tumblr.ts";
 
-const sandbox = useSandbox();
-
-const setMode = (mode: TumblrMode) => sandbox.control("/__sandbox/more/knobs", "PUT", { tumblr: { mode } });
-const stats = async () => (await (await fetch(`${sandbox.origin}/__sandbox/more/stats`)).json()) as MoreSandboxStats;
-const fetchCount = (url: string, options: Partial<TumblrAdapterOptions> = {}) =>
-  createTumblrAdapter({ baseUrl: moreTwinUrls(sandbox.origin).tumblrUrl, timeoutMs: 2000, ...options }).fetchCount(
-    url,
-    new AbortController().signal,
-  );
+const tumblr = useUpstreamSandbox<TumblrAdapterOptions>({
+  network: "tumblr",
+  twinUrl: "tumblrUrl",
+  create: createTumblrAdapter,
+  garbageBodies: TUMBLR_GARBAGE_BODIES,
+});
 
 describe("Tumblr adapter against the sandbox", () => {
-  it("is named tumblr", () => {
-    expect(createTumblrAdapter({ baseUrl: "http://127.0.0.1:1", timeoutMs: 1 }).name).toBe("tumblr");
-  });
-
-  it("reads the note count, the same on every call, flagged as sandbox data", async () => {
-    const url = "https://example.com/tumblr?a=1&b=2";
-    const first = await fetchCount(url);
-    expect(first).toEqual({ ok: true, value: { notes: deriveMoreCounts(url).tumblr }, sandbox: true });
-    expect(await fetchCount(url)).toEqual(first);
-  });
-
-  it("reports a note_count of 0 as a real zero", async () => {
-    await setMode("none");
-    expect(await fetchCount("https://example.com/")).toEqual({ ok: true, value: { notes: 0 }, sandbox: true });
-  });
-
-  it("classifies every garbage answer as failed", async () => {
-    await setMode("garbage");
-    const seen = new Set<number>();
-    for (let i = 0; seen.size < TUMBLR_GARBAGE_BODIES.length && i < 200; i++) {
-      const url = `https://example.com/garbage/${i}`;
-      const variant = deriveMoreCounts(url).variant % TUMBLR_GARBAGE_BODIES.length;
-      if (seen.has(variant)) continue;
-      seen.add(variant);
-      expect(await fetchCount(url)).toMatchObject({ ok: false, failure: "failed", sandbox: true });
-    }
-    expect(seen.size).toBe(TUMBLR_GARBAGE_BODIES.length);
-  });
-
-  it("classifies 500 as failed", async () => {
-    await setMode("fail");
-    expect(await fetchCount("https://example.com/")).toEqual({ ok: false, failure: "failed", detail: "HTTP 500", sandbox: true });
-  });
-
-  it("classifies 429 as throttled, carrying Retry-After when given", async () => {
-    await setMode("throttle");
-    expect(await fetchCount("https://example.com/")).toMatchObject({ ok: false, failure: "throttled", retryAfterMs: 30_000 });
-    await setMode("429");
-    const bare = await fetchCount("https://example.com/");
-    expect(bare).toMatchObject({ ok: false, failure: "throttled" });
-    expect(bare).not.toHaveProperty("retryAfterMs");
-  });
-
-  it("times out on a hanging upstream", async () => {
-    await setMode("hang");
-    const started = performance.now();
-    expect(await fetchCount("https://example.com/", { timeoutMs: 200 })).toMatchObject({ ok: false, failure: "timeout" });
-    expect(performance.now() - started).toBeLessThan(1500);
-  });
-
-  it("fails on a transport error", async () => {
-    const closed = await startSandbox();
-    await closed.close();
-    expect(await fetchCount("https://example.com/", { baseUrl: closed.tumblrUrl })).toMatchObject({ ok: false, failure: "failed", sandbox: false });
-  });
-
-  it("makes one upstream call per fetch", async () => {
-    await Promise.all([fetchCount("https://example.com/1"), fetchCount("https://example.com/1"), fetchCount("https://example.com/2")]);
-    expect((await stats()).tumblr).toEqual({ calls: 3, byUrl: { "https://example.com/1": 2, "https://example.com/2": 1 } });
+  tumblr.commonCases({
+    success: {
+      name: "reads the note count, the same on every call, flagged as sandbox data",
+      url: "https://example.com/tumblr?a=1&b=2",
+      value: (url) => ({ notes: deriveMoreCounts(url).tumblr }),
+    },
+    none: { name: "reports a note_count of 0 as a real zero", value: { notes: 0 } },
   });
 });
 
 /** Envelopes the sandbox never gives. */
 describe("Tumblr adapter on unusual answers", () => {
-  let stub: Server;
-  let baseUrl: string;
   let body = "";
-
-  beforeAll(async () => {
-    stub = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(body));
-    await new Promise<void>((resolve) => stub.listen(0, "127.0.0.1", resolve));
-    baseUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    stub.closeAllConnections();
-    await new Promise((resolve) => stub.close(resolve));
-  });
+  const stub = useStub((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(body));
 
   const run = (answer: unknown) => {
     body = JSON.stringify(answer);
-    return fetchCount("https://example.com/", { baseUrl });
+    return tumblr.fetchCount("https://example.com/", { baseUrl: stub.baseUrl });
   };
 
   it.each([{}, [], { note_count: null }, { url: "https://example.com/" }])("classifies the response %j as unreported", async (response) => {

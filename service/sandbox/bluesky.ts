@@ -1,8 +1,8 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { deriveMoreCounts } from "./derive-counts.ts";
-import { gone, TwinState, type Delays } from "./twin.ts";
+import type { BlueskyPostCounts } from "./derive-counts.ts";
+import { answerMode, gone, TwinState, type Delays } from "./twin.ts";
 
 /**
  * Bluesky's twin (XRPC under /bluesky/xrpc/):
@@ -77,24 +77,18 @@ export function mountBluesky(app: Hono, twin: BlueskyTwin, delays: Delays, now: 
     return c.json({ did, handle: identifier, active: true, accessJwt: issue(did, "com.atproto.appPass"), refreshJwt: issue(did, "com.atproto.refresh") });
   });
 
-  app.get("/bluesky/xrpc/app.bsky.feed.searchPosts", async (c) => {
+  app.get("/bluesky/xrpc/app.bsky.feed.searchPosts", (c) => {
     const url = c.req.query("url") ?? c.req.query("q") ?? "";
-    twin.record(url);
-    const { mode } = twin.knobs;
-    if (!(await delays.wait(c, twin.knobs))) return gone();
-    const derived = deriveMoreCounts(url);
-    switch (mode) {
-      case "fail":
-        return xrpcError(c, 500, "InternalServerError", "Internal Server Error");
-      case "throttle":
-        return xrpcError(c, 429, "RateLimitExceeded", "Rate Limit Exceeded", { "retry-after": "30" });
-      case "429":
-        return xrpcError(c, 429, "RateLimitExceeded", "Rate Limit Exceeded");
-      case "garbage": {
-        const body = BLUESKY_GARBAGE_BODIES[derived.variant % BLUESKY_GARBAGE_BODIES.length]!;
-        return c.body(body, 200, { "content-type": body.startsWith("<") ? "text/html" : "application/json" });
-      }
-    }
+    return answerMode(c, twin, delays, url, {
+      fail: () => xrpcError(c, 500, "InternalServerError", "Internal Server Error"),
+      tooMany: (headers) => xrpcError(c, 429, "RateLimitExceeded", "Rate Limit Exceeded", headers),
+      garbageBodies: BLUESKY_GARBAGE_BODIES,
+      ok: (derived, none) => searchPosts(c, url, none ? [] : derived.bluesky),
+    });
+  });
+
+  /** A page of searchPosts over all of the URL's posts, once the token and parameters pass. */
+  function searchPosts(c: Context, url: string, all: BlueskyPostCounts[]): Response {
     const refused = refusal(c);
     if (refused) return refused;
     if (!c.req.query("q")) return xrpcError(c, 400, "InvalidRequest", 'Error: Params must have the property "q"');
@@ -103,7 +97,6 @@ export function mountBluesky(app: Hono, twin: BlueskyTwin, delays: Delays, now: 
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) return xrpcError(c, 400, "InvalidRequest", "Error: limit must be 1 to 100");
     if (!Number.isInteger(offset) || offset < 0) return xrpcError(c, 400, "InvalidRequest", "Error: bad cursor");
 
-    const all = mode === "none" ? [] : derived.bluesky;
     const posts = all.slice(offset, offset + limit).map((counts, i) => {
       const rkey = `3sandbox${(offset + i).toString(36).padStart(5, "0")}`;
       const author = "did:plc:sandboxauthor0000000000";
@@ -118,5 +111,5 @@ export function mountBluesky(app: Hono, twin: BlueskyTwin, delays: Delays, now: 
     });
     const next = offset + limit;
     return c.json(next < all.length ? { posts, cursor: String(next) } : { posts });
-  });
+  }
 }

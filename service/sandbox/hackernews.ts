@@ -1,6 +1,5 @@
 import type { Hono } from "hono";
-import { deriveMoreCounts } from "./derive-counts.ts";
-import { gone, TwinState, type Delays } from "./twin.ts";
+import { answerMode, TwinState, type Delays } from "./twin.ts";
 
 /**
  * Hacker News search's (Algolia's) twin: `GET /hn/api/v1/search?tags=story&restrictSearchableAttributes=url&query=URL`.
@@ -61,41 +60,31 @@ function hit(objectID: string, url: string | null, points: number | null, num_co
 }
 
 export function mountHackerNews(app: Hono, twin: HackerNewsTwin, delays: Delays): void {
-  app.get("/hn/api/v1/search", async (c) => {
+  app.get("/hn/api/v1/search", (c) => {
     const url = c.req.query("query") ?? "";
-    twin.record(url);
-    const { mode } = twin.knobs;
-    if (!(await delays.wait(c, twin.knobs))) return gone();
-    const derived = deriveMoreCounts(url);
-    switch (mode) {
-      case "fail":
-        return c.json({ message: "Internal Server Error", status: 500 }, 500);
-      case "throttle":
-        return c.json({ message: "Too many requests", status: 429 }, 429, { "retry-after": "30" });
-      case "429":
-        return c.json({ message: "Too many requests", status: 429 }, 429);
-      case "garbage": {
-        const body = HACKERNEWS_GARBAGE_BODIES[derived.variant % HACKERNEWS_GARBAGE_BODIES.length]!;
-        return c.body(body, 200, { "content-type": body.startsWith("<") ? "text/html" : "application/json" });
-      }
-    }
-    const hits =
-      mode === "none"
-        ? []
-        : [
-            ...derived.hackernews.map((story, i) => hit(story.objectID, respell(url, i), story.points, story.num_comments)),
-            ...nearMisses(url, derived.variant).map((miss, i) => hit(String(40_000_000 + derived.variant * 10 + i), miss.url, miss.points, i)),
-          ];
-    const hitsPerPage = c.req.query("hitsPerPage");
-    return c.json({
-      hits,
-      nbHits: hits.length,
-      page: 0,
-      nbPages: 1,
-      hitsPerPage: hitsPerPage && /^\d+$/.test(hitsPerPage) ? Number(hitsPerPage) : 20,
-      exhaustiveNbHits: true,
-      query: url,
-      params: new URL(c.req.url).search.slice(1),
+    return answerMode(c, twin, delays, url, {
+      fail: () => c.json({ message: "Internal Server Error", status: 500 }, 500),
+      tooMany: (headers) => c.json({ message: "Too many requests", status: 429 }, 429, headers),
+      garbageBodies: HACKERNEWS_GARBAGE_BODIES,
+      ok: (derived, none) => {
+        const hits = none
+          ? []
+          : [
+              ...derived.hackernews.map((story, i) => hit(story.objectID, respell(url, i), story.points, story.num_comments)),
+              ...nearMisses(url, derived.variant).map((miss, i) => hit(String(40_000_000 + derived.variant * 10 + i), miss.url, miss.points, i)),
+            ];
+        const hitsPerPage = c.req.query("hitsPerPage");
+        return c.json({
+          hits,
+          nbHits: hits.length,
+          page: 0,
+          nbPages: 1,
+          hitsPerPage: hitsPerPage && /^\d+$/.test(hitsPerPage) ? Number(hitsPerPage) : 20,
+          exhaustiveNbHits: true,
+          query: url,
+          params: new URL(c.req.url).search.slice(1),
+        });
+      },
     });
   });
 }

@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import { deriveMoreCounts, type RedditSubmission } from "./derive-counts.ts";
-import { gone, TwinState, type Delays } from "./twin.ts";
+import type { RedditSubmission } from "./derive-counts.ts";
+import { answerMode, TwinState, type Delays } from "./twin.ts";
 
 /**
  * Reddit's twin: `GET /reddit/api/info.json?url=URL` answers a Listing of the URL's submissions (t3).
@@ -36,24 +36,13 @@ function listing(url: string, submissions: RedditSubmission[]) {
 }
 
 export function mountReddit(app: Hono, twin: RedditTwin, delays: Delays): void {
-  app.get("/reddit/api/info.json", async (c) => {
+  app.get("/reddit/api/info.json", (c) => {
     const url = c.req.query("url") ?? "";
-    twin.record(url);
-    const { mode } = twin.knobs;
-    if (!(await delays.wait(c, twin.knobs))) return gone();
-    const derived = deriveMoreCounts(url);
-    switch (mode) {
-      case "fail":
-        return c.json({ message: "Internal Server Error", error: 500 }, 500);
-      case "throttle":
-        return c.json({ message: "Too Many Requests", error: 429 }, 429, { "retry-after": "30" });
-      case "429":
-        return c.json({ message: "Too Many Requests", error: 429 }, 429);
-      case "garbage": {
-        const body = REDDIT_GARBAGE_BODIES[derived.variant % REDDIT_GARBAGE_BODIES.length]!;
-        return c.body(body, 200, { "content-type": body.startsWith("<") ? "text/html" : "application/json" });
-      }
-    }
-    return c.json(listing(url, mode === "none" ? [] : derived.reddit));
+    return answerMode(c, twin, delays, url, {
+      fail: () => c.json({ message: "Internal Server Error", error: 500 }, 500),
+      tooMany: (headers) => c.json({ message: "Too Many Requests", error: 429 }, 429, headers),
+      garbageBodies: REDDIT_GARBAGE_BODIES,
+      ok: (derived, none) => c.json(listing(url, none ? [] : derived.reddit)),
+    });
   });
 }

@@ -1,6 +1,5 @@
 import type { Hono } from "hono";
-import { deriveMoreCounts } from "./derive-counts.ts";
-import { gone, TwinState, type Delays } from "./twin.ts";
+import { answerMode, TwinState, type Delays } from "./twin.ts";
 
 /**
  * Tumblr's twin: `GET /tumblr/v2/share/stats?url=URL` answers `{"meta":{"status":200,"msg":"OK"},"response":{"note_count":N}}`.
@@ -22,24 +21,13 @@ export type TumblrTwin = TwinState<TumblrMode, never>;
 const envelope = (status: number, msg: string) => ({ meta: { status, msg }, response: [] });
 
 export function mountTumblr(app: Hono, twin: TumblrTwin, delays: Delays): void {
-  app.get("/tumblr/v2/share/stats", async (c) => {
+  app.get("/tumblr/v2/share/stats", (c) => {
     const url = c.req.query("url") ?? "";
-    twin.record(url);
-    const { mode } = twin.knobs;
-    if (!(await delays.wait(c, twin.knobs))) return gone();
-    const derived = deriveMoreCounts(url);
-    switch (mode) {
-      case "fail":
-        return c.json(envelope(500, "Server Error"), 500);
-      case "throttle":
-        return c.json(envelope(429, "Limit Exceeded"), 429, { "retry-after": "30" });
-      case "429":
-        return c.json(envelope(429, "Limit Exceeded"), 429);
-      case "garbage": {
-        const body = TUMBLR_GARBAGE_BODIES[derived.variant % TUMBLR_GARBAGE_BODIES.length]!;
-        return c.body(body, 200, { "content-type": body.startsWith("<") ? "text/html" : "application/json" });
-      }
-    }
-    return c.json({ meta: { status: 200, msg: "OK" }, response: { url, note_count: mode === "none" ? 0 : derived.tumblr } });
+    return answerMode(c, twin, delays, url, {
+      fail: () => c.json(envelope(500, "Server Error"), 500),
+      tooMany: (headers) => c.json(envelope(429, "Limit Exceeded"), 429, headers),
+      garbageBodies: TUMBLR_GARBAGE_BODIES,
+      ok: (derived, none) => c.json({ meta: { status: 200, msg: "OK" }, response: { url, note_count: none ? 0 : derived.tumblr } }),
+    });
   });
 }

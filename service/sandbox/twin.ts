@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
+import { deriveMoreCounts, type MoreDerivedCounts } from "./derive-counts.ts";
 
 /** The longest latency a knob may set: a "hang" waits out 1,000 times this, in effect forever. */
 export const MAX_LATENCY_MS = 10 * 60 * 1000;
@@ -76,4 +77,52 @@ export class Delays {
     for (const release of this.hanging) release.abort();
     this.hanging.clear();
   }
+}
+
+/** How a twin spells its own answers; answerMode does the rest, the same for every twin of the newer networks. */
+export interface TwinAnswers {
+  /** The 500 answer of `fail` mode. */
+  fail(): Response;
+  /** The 429 answer: with `Retry-After: 30` in `throttle` mode, without it in `429` mode. */
+  tooMany(headers?: Record<string, string>): Response;
+  /** Bodies served in `garbage` mode; which one depends on the URL. */
+  garbageBodies: readonly string[];
+  /** Serves one garbage body (default: JSON, or HTML when it starts with `<`). */
+  garbage?(body: string): Response;
+  /** The answer in every other mode; `none` is true in `none` mode (the twin answers as if the URL had nothing). */
+  ok(derived: MoreDerivedCounts, none: boolean): Response | Promise<Response>;
+}
+
+/** A garbage body as JSON, or as HTML (of type htmlType) when it starts with `<`. */
+export const jsonOrHtml = (c: Context, body: string, htmlType = "text/html") =>
+  c.body(body, 200, { "content-type": body.startsWith("<") ? htmlType : "application/json" });
+
+/** The plain 500 and 429 answers of the share-button endpoints (VK, OK.ru). */
+export const plainErrors = (c: Context): Pick<TwinAnswers, "fail" | "tooMany"> => ({
+  fail: () => c.html("<html><body>Internal Server Error</body></html>", 500),
+  tooMany: (headers) => c.text("Too Many Requests", 429, headers),
+});
+
+/**
+ * One request to a twin: records the call for `url`, waits out the latency (or hang) knob, then answers by
+ * mode: `fail`, `throttle` (429 with `Retry-After: 30`), `429` (without it), `garbage`; else answers.ok.
+ */
+export async function answerMode<M extends string>(c: Context, twin: TwinState<M, unknown>, delays: Delays, url: string, answers: TwinAnswers): Promise<Response> {
+  twin.record(url);
+  const { mode } = twin.knobs;
+  if (!(await delays.wait(c, twin.knobs))) return gone();
+  const derived = deriveMoreCounts(url);
+  switch (mode as string) {
+    case "fail":
+      return answers.fail();
+    case "throttle":
+      return answers.tooMany({ "retry-after": "30" });
+    case "429":
+      return answers.tooMany();
+    case "garbage": {
+      const body = answers.garbageBodies[derived.variant % answers.garbageBodies.length]!;
+      return answers.garbage ? answers.garbage(body) : jsonOrHtml(c, body);
+    }
+  }
+  return answers.ok(derived, mode === "none");
 }

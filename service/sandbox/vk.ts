@@ -1,6 +1,5 @@
 import type { Hono } from "hono";
-import { deriveMoreCounts } from "./derive-counts.ts";
-import { gone, TwinState, type Delays } from "./twin.ts";
+import { answerMode, plainErrors, TwinState, type Delays } from "./twin.ts";
 
 /**
  * VK's share-button twin: `GET /vk/share.php?act=count&index=I&url=URL` answers `VK.Share.count(I, N);`.
@@ -20,25 +19,17 @@ export const VK_GARBAGE_BODIES = [
 export type VkTwin = TwinState<VkMode, never>;
 
 export function mountVk(app: Hono, twin: VkTwin, delays: Delays): void {
-  app.get("/vk/share.php", async (c) => {
-    const url = c.req.query("url") ?? "";
-    twin.record(url);
-    const { mode } = twin.knobs;
-    if (!(await delays.wait(c, twin.knobs))) return gone();
-    const derived = deriveMoreCounts(url);
+  app.get("/vk/share.php", (c) => {
     const script = (body: string) => c.body(body, 200, { "content-type": "application/javascript; charset=utf-8" });
-    switch (mode) {
-      case "fail":
-        return c.html("<html><body>Internal Server Error</body></html>", 500);
-      case "throttle":
-        return c.text("Too Many Requests", 429, { "retry-after": "30" });
-      case "429":
-        return c.text("Too Many Requests", 429);
-      case "garbage":
-        return script(VK_GARBAGE_BODIES[derived.variant % VK_GARBAGE_BODIES.length]!);
-    }
-    if (c.req.query("act") !== "count") return c.text("act=count expected", 400);
-    const index = /^\d{1,6}$/.test(c.req.query("index") ?? "") ? c.req.query("index") : "0";
-    return script(`VK.Share.count(${index}, ${mode === "none" ? 0 : derived.vk});`);
+    return answerMode(c, twin, delays, c.req.query("url") ?? "", {
+      ...plainErrors(c),
+      garbageBodies: VK_GARBAGE_BODIES,
+      garbage: script,
+      ok: (derived, none) => {
+        if (c.req.query("act") !== "count") return c.text("act=count expected", 400);
+        const index = /^\d{1,6}$/.test(c.req.query("index") ?? "") ? c.req.query("index") : "0";
+        return script(`VK.Share.count(${index}, ${none ? 0 : derived.vk});`);
+      },
+    });
   });
 }
