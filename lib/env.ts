@@ -3,16 +3,17 @@ import { isAddressOrRange } from "./security/client-ip.ts";
 import { isPostgresUrl } from "./db/postgres-url.ts";
 import { DEFAULT_DATABASE_URL } from "./db/sqlite-url.ts";
 import { SharecountError } from "./errors.ts";
+import { MORE_NETWORKS, type MoreNetworkName } from "./counts/more-networks.ts";
 
 // Digits only: coercion would read " " as 0 (a random port), "0x50" as 80 and "1e3" as 1000.
-const int = (fallback: number, min = 0) =>
+const wholeNumber = (min: number) =>
   z
     .string()
     .trim()
     .regex(/^\d+$/, "must be a whole number")
     .transform(Number)
-    .pipe(z.number().int().min(min))
-    .default(fallback);
+    .pipe(z.number().int().min(min));
+const int = (fallback: number, min = 0) => wholeNumber(min).default(fallback);
 
 const timeZone = z.string().refine(
   (tz) => {
@@ -59,6 +60,49 @@ const schema = z
     FACEBOOK_GRAPH_URL: httpUrl.default("https://graph.facebook.com/v24.0"),
     FACEBOOK_ACCESS_TOKEN: z.string().optional(),
     PINTEREST_COUNT_URL: httpUrl.default("https://widgets.pinterest.com/v1/urls/count.json"),
+    // API v2's networks beyond Facebook and Pinterest (see README, "Networks"): where each is, its timeout
+    // (default NETWORK_TIMEOUT_MS) and its budget.
+    SHARECOUNT_V2_NETWORKS: z
+      .string()
+      .transform((list, ctx) => {
+        if (list.trim() === "none") return [];
+        const names = [...new Set(list.split(",").map((n) => n.trim().toLowerCase()).filter(Boolean))];
+        const unknown = names.filter((n) => !(MORE_NETWORKS as readonly string[]).includes(n));
+        if (unknown.length > 0) {
+          ctx.addIssue({
+            code: "custom",
+            message: `must be "none" or a comma-separated list of ${MORE_NETWORKS.join(", ")} (Facebook and Pinterest are always asked); unknown: ${unknown.join(", ")}`,
+          });
+          return z.NEVER;
+        }
+        return names as MoreNetworkName[];
+      })
+      .optional(),
+    REDDIT_URL: httpUrl.default("https://www.reddit.com"),
+    // Reddit's application-only OAuth: with both set, calls go to REDDIT_OAUTH_URL and the budget is 100 a minute.
+    REDDIT_CLIENT_ID: z.string().optional(),
+    REDDIT_CLIENT_SECRET: z.string().optional(),
+    REDDIT_OAUTH_URL: httpUrl.default("https://oauth.reddit.com"),
+    REDDIT_CALLS_PER_MINUTE: wholeNumber(1).optional(),
+    REDDIT_TIMEOUT_MS: wholeNumber(50).optional(),
+    HACKERNEWS_URL: httpUrl.default("https://hn.algolia.com/api/v1"),
+    // Algolia's HN Search allows 10,000 requests an hour per IP address.
+    HACKERNEWS_CALLS_PER_HOUR: int(10_000, 1),
+    HACKERNEWS_TIMEOUT_MS: wholeNumber(50).optional(),
+    BLUESKY_URL: httpUrl.default("https://bsky.social/xrpc"),
+    BLUESKY_IDENTIFIER: z.string().optional(),
+    BLUESKY_APP_PASSWORD: z.string().optional(),
+    BLUESKY_CALLS_PER_HOUR: int(3_000, 1),
+    BLUESKY_TIMEOUT_MS: wholeNumber(50).optional(),
+    VK_URL: httpUrl.default("https://vk.com"),
+    VK_CALLS_PER_HOUR: int(3_600, 1),
+    VK_TIMEOUT_MS: wholeNumber(50).optional(),
+    OK_URL: httpUrl.default("https://connect.ok.ru"),
+    OK_CALLS_PER_HOUR: int(3_600, 1),
+    OK_TIMEOUT_MS: wholeNumber(50).optional(),
+    TUMBLR_URL: httpUrl.default("https://api.tumblr.com"),
+    TUMBLR_CALLS_PER_HOUR: int(1_000, 1),
+    TUMBLR_TIMEOUT_MS: wholeNumber(50).optional(),
     QUOTA_TIMEZONE: timeZone.default("UTC"),
     COUNT_CACHE_TTL_SECONDS: int(1200, 1).refine((s) => s <= 3600, "must be at most 3600 (one hour)"),
     COUNT_CACHE_MAX_URLS: int(100_000, 1),
@@ -126,11 +170,15 @@ const schema = z
     AUTH_GOOGLE_SECRET: z.string().optional(),
     SHARECOUNT_DEMO: z.enum(["true", "false"]).default("true"),
   })
-  .transform((env) => ({
-    ...env,
+  .transform((env) => {
     // No upstream credentials means the sandbox: `npm start` works out of the box and never fakes live data.
-    SHARECOUNT_NETWORKS: env.SHARECOUNT_NETWORKS ?? (env.FACEBOOK_ACCESS_TOKEN ? "live" : "sandbox"),
-  }))
+    const networks = env.SHARECOUNT_NETWORKS ?? (env.FACEBOOK_ACCESS_TOKEN ? "live" : "sandbox");
+    // Every network that needs no credentials, and Bluesky when its credentials are set (the sandbox's twin
+    // takes any).
+    const blueskyReady = networks === "sandbox" || Boolean(env.BLUESKY_IDENTIFIER && env.BLUESKY_APP_PASSWORD);
+    const v2Networks = env.SHARECOUNT_V2_NETWORKS ?? MORE_NETWORKS.filter((n) => n !== "bluesky" || blueskyReady);
+    return { ...env, SHARECOUNT_NETWORKS: networks, SHARECOUNT_V2_NETWORKS: v2Networks };
+  })
   .superRefine((env, ctx) => {
     if (env.REDIS_URL && !isPostgresUrl(env.DATABASE_URL)) {
       ctx.addIssue({
@@ -153,6 +201,16 @@ const schema = z
       if (value !== undefined && (!env.SHARECOUNT_PUBLIC_URL || value !== authUrlFor(env.SHARECOUNT_PUBLIC_URL))) {
         ctx.addIssue({ code: "custom", path: [name], message: "is set from SHARECOUNT_PUBLIC_URL: remove it and set SHARECOUNT_PUBLIC_URL to the dashboard's address" });
       }
+    }
+    if (env.SHARECOUNT_NETWORKS === "live" && env.SHARECOUNT_V2_NETWORKS.includes("bluesky") && !(env.BLUESKY_IDENTIFIER && env.BLUESKY_APP_PASSWORD)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SHARECOUNT_V2_NETWORKS"],
+        message: "names bluesky, which needs BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD (an app password from bsky.app's settings)",
+      });
+    }
+    if (Boolean(env.REDDIT_CLIENT_ID) !== Boolean(env.REDDIT_CLIENT_SECRET)) {
+      ctx.addIssue({ code: "custom", path: ["REDDIT_CLIENT_SECRET"], message: "REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET go together: set both or neither" });
     }
     if (env.SHARECOUNT_NETWORKS === "live" && !env.FACEBOOK_ACCESS_TOKEN) {
       ctx.addIssue({

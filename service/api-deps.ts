@@ -5,6 +5,7 @@ import type { QuotaCounter } from "./quota/counter.ts";
 import type { QueuedBulkUrl } from "../lib/store/bulk.ts";
 import type { Store } from "../lib/store/store.ts";
 import type { HistoryRecorder } from "./history/recorder.ts";
+import type { NetworkHealthEntry } from "./networks/health.ts";
 
 /** What the API's routes are built from; one instance per process. */
 export interface ApiDeps {
@@ -24,6 +25,8 @@ export interface ApiDeps {
   trackedAdded: () => void;
   /** A sitemap or feed import was queued: the import worker in this process (if any) starts it now. */
   importQueued: () => void;
+  /** Every network's state, calls and budget (GET /v2/networks). */
+  networkHealth: () => Promise<NetworkHealthEntry[]>;
   /** Networks are the sandbox: every count answer says so. */
   sandbox: boolean;
 }

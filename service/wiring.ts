@@ -11,6 +11,9 @@ import { CountService } from "./counts/count-service.ts";
 import { createFacebookAdapter } from "./networks/facebook.ts";
 import { NetworkGuard, type GuardOptions } from "./networks/guard.ts";
 import { createPinterestAdapter } from "./networks/pinterest.ts";
+import { moreNetworks } from "./networks/configured.ts";
+import { networkHealthReport } from "./networks/health.ts";
+import { memoryNetworkCache, redisNetworkCache } from "./counts/network-cache.ts";
 import { QuotaClock } from "../lib/quota/clock.ts";
 import { storeQuotaCounter } from "./quota/counter.ts";
 import { RedisQuotaCounter } from "./quota/redis-counter.ts";
@@ -63,10 +66,10 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
   // With Redis, budgets and backoff are shared: the networks limit the app, not each process.
   // A probe call that never answers (its process died) frees its slot once it would have timed out.
-  const guard = (network: string, budgets: Pick<GuardOptions, "perUrlPerHour" | "appPerHour">) =>
+  const guard = (network: string, budgets: Pick<GuardOptions, "perUrlPerHour" | "appPerHour" | "appPerMinute">, timeoutMs = env.NETWORK_TIMEOUT_MS) =>
     new NetworkGuard(redis ? { kind: "redis", redis, prefix: `${env.REDIS_PREFIX}:guard:${network}` } : { kind: "memory" }, {
       network,
-      probeTimeoutMs: env.NETWORK_TIMEOUT_MS + 5_000,
+      probeTimeoutMs: timeoutMs + 5_000,
       refreshShare: env.REFRESH_BUDGET_SHARE,
       ...budgets,
     });
@@ -77,12 +80,14 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     // Pinterest publishes no limit; it still gets backoff when it answers 429.
     Pinterest: guard("pinterest", { appPerHour: env.PINTEREST_APP_CALLS_PER_HOUR }),
   };
+  const more = moreNetworks(env, sandbox, guard);
   const quota = redis ? new RedisQuotaCounter(redis, store.usage, store.bulk, env.REDIS_PREFIX) : storeQuotaCounter(store.usage, store.bulk);
   const counts = new CountService({
     knownCounts: store.counts,
     cache: redis
       ? redisCountCache(redis, env.REDIS_PREFIX, env.COUNT_CACHE_MAX_URLS)
       : memoryCountCache(env.COUNT_CACHE_MAX_URLS),
+    networkCache: redis ? redisNetworkCache(redis, env.REDIS_PREFIX) : memoryNetworkCache(env.COUNT_CACHE_MAX_URLS),
     defaultTtlSeconds: env.COUNT_CACHE_TTL_SECONDS,
     staleMaxAgeSeconds: env.STALE_MAX_AGE_SECONDS,
     observations: recorder.observe,
@@ -103,8 +108,10 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
         }),
         guard: guards.Pinterest,
       },
+      ...more,
     },
   });
+  const allGuards = [guards.Facebook, guards.Pinterest, ...Object.values(more).map((network) => network.guard)];
   const countDeps = { store, counts, clock, quota, plans: new AccountCache<PlanLimits>(store.accounts, 10_000) };
   const bulk = env.REDIS_URL ? queueBulk(env, options, countDeps) : pollingBulk(env, options, countDeps);
   const scheduler =
@@ -117,7 +124,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
           counts,
           cadence: cadenceOf(env),
           now,
-          capacity: async () => Math.max(...(await Promise.all(Object.values(guards).map((g) => g.refreshesLeft())))),
+          capacity: async () => Math.max(...(await Promise.all(allGuards.map((g) => g.refreshesLeft())))),
           concurrency: env.REFRESH_CONCURRENCY,
           leaseMs: env.REFRESH_LEASE_MS,
           pollMs: env.REFRESH_POLL_MS,
@@ -146,6 +153,11 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     history: recorder,
     trackedAdded,
     importQueued: () => imports?.notify(),
+    networkHealth: networkHealthReport({
+      facebook: guards.Facebook,
+      pinterest: guards.Pinterest,
+      ...Object.fromEntries(Object.entries(more).map(([name, network]) => [name, network.guard])),
+    }),
     limits: { maxBodyBytes: env.BULK_MAX_BODY_BYTES, maxCustomTtlSeconds: MAX_CUSTOM_TTL_SECONDS },
     sandbox: sandbox !== null,
   });

@@ -2,7 +2,7 @@
 import pg from "pg";
 import { ensureDefaultPlans } from "../../lib/accounts/plans.ts";
 import { parsePostgresUrl } from "../../lib/db/postgres-url.ts";
-import { HOUR_MS, hourOf, OBSERVATION_COLUMNS } from "../../lib/store/observation-rows.ts";
+import { columnsOfNetwork, HOUR_MS, hourOf, OBSERVATION_COLUMNS } from "../../lib/store/observation-rows.ts";
 import { openStore } from "../../lib/store/open.ts";
 import type { Store } from "../../lib/store/store.ts";
 import { pageStatements } from "../../lib/store/tracked-rows.ts";
@@ -36,7 +36,7 @@ async function seed(url: string, urls: number, now: number): Promise<void> {
 
     // One statement per day, all URLs: the order the service writes them in (a URL's points spread over the heap).
     const insertDay = `
-      INSERT INTO observation (url_id, hour, observed_at, ${OBSERVATION_COLUMNS.join(", ")})
+      INSERT INTO observation (url_id, hour, observed_at, ${[...columnsOfNetwork("Facebook"), ...columnsOfNetwork("Pinterest")].join(", ")})
       SELECT b.id, $1::int, $1::bigint * ${HOUR_MS} + (b.id % 3600) * 1000,
         v.fb, v.fb - v.fb / 2 - v.fb * 35 / 100, v.fb * 35 / 100, v.fb / 2, v.fb / 100, v.pin
       FROM bench_url b, LATERAL (

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { createPrisma } from "../../lib/db/prisma.ts";
-import { hourOf, OBSERVATION_COLUMNS } from "../../lib/store/observation-rows.ts";
+import { columnsOfNetwork, hourOf, OBSERVATION_COLUMNS } from "../../lib/store/observation-rows.ts";
 import { openStore } from "../../lib/store/open.ts";
 import { pageStatements } from "../../lib/store/tracked-rows.ts";
 import { log } from "../support.ts";
@@ -28,8 +28,9 @@ function seed(file: string, urls: number, now: number): void {
     })();
     const shapes = Array.from({ length: urls + 1 }, (_, id) => urlShape(id));
     // Day by day, all URLs: the order the service writes them in.
+    const seeded = [...columnsOfNetwork("Facebook"), ...columnsOfNetwork("Pinterest")];
     const record = db.prepare<unknown[]>(
-      `INSERT INTO observation (url_id, hour, observed_at, ${OBSERVATION_COLUMNS.join(", ")}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO observation (url_id, hour, observed_at, ${seeded.join(", ")}) VALUES (?, ?, ?, ${seeded.map(() => "?").join(", ")})`,
     );
     db.transaction(() => {
       for (let day = 0; day < DAYS; day++) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MORE_NETWORKS, moreNetworkSchemas } from "../counts/more-networks.ts";
 import type { FacebookCounts, StoredCounts } from "../counts/values.ts";
 
 /**
@@ -25,11 +26,19 @@ export type FacebookEngagement = z.infer<typeof facebookEngagementSchema>;
 export const observedValuesSchema = z.object({
   Facebook: facebookEngagementSchema.optional(),
   Pinterest: count.optional(),
+  reddit: moreNetworkSchemas.reddit.optional(),
+  hackernews: moreNetworkSchemas.hackernews.optional(),
+  bluesky: moreNetworkSchemas.bluesky.optional(),
+  vk: moreNetworkSchemas.vk.optional(),
+  ok: moreNetworkSchemas.ok.optional(),
+  tumblr: moreNetworkSchemas.tumblr.optional(),
 });
 export type ObservedValues = z.infer<typeof observedValuesSchema>;
 
-export const OBSERVED_NETWORKS = ["Facebook", "Pinterest"] as const satisfies readonly (keyof ObservedValues)[];
+export const OBSERVED_NETWORKS = ["Facebook", "Pinterest", ...MORE_NETWORKS] as const satisfies readonly (keyof ObservedValues)[];
 export type ObservedNetwork = (typeof OBSERVED_NETWORKS)[number];
+/** One network's value in an observation (present). */
+export type ObservedValue<N extends ObservedNetwork> = NonNullable<ObservedValues[N]>;
 
 export function engagementOf(counts: FacebookCounts): FacebookEngagement {
   return {
@@ -51,11 +60,30 @@ export function freshValues(counts: StoredCounts, stale: readonly string[]): Obs
 
 export const isEmpty = (values: ObservedValues) => OBSERVED_NETWORKS.every((network) => values[network] === undefined);
 
+/**
+ * Engagement only: how many posts or stories a network found the URL in (Reddit's posts, Hacker News'
+ * stories, Bluesky's posts) is a count of items, not of reactions, so it is kept but not added in.
+ */
+const HEADLINE: { [N in ObservedNetwork]: (value: ObservedValue<N>) => number } = {
+  Facebook: (f) => f.total_count,
+  Pinterest: (count) => count,
+  reddit: (r) => r.score + r.comments,
+  hackernews: (h) => h.points + h.comments,
+  bluesky: (b) => b.likes + b.reposts + b.replies + b.quotes,
+  vk: (v) => v.count,
+  ok: (o) => o.count,
+  tumblr: (t) => t.notes,
+};
+
+const headlineOf = <N extends ObservedNetwork>(network: N, value: ObservedValue<N>) => HEADLINE[network](value);
+
 /** Each network's headline number: what `total` sums and `change_7d` compares. */
 export function headlines(values: ObservedValues): Partial<Record<ObservedNetwork, number>> {
   const numbers: Partial<Record<ObservedNetwork, number>> = {};
-  if (values.Facebook) numbers.Facebook = values.Facebook.total_count;
-  if (values.Pinterest !== undefined) numbers.Pinterest = values.Pinterest;
+  for (const network of OBSERVED_NETWORKS) {
+    const value = values[network];
+    if (value !== undefined) numbers[network] = headlineOf(network, value);
+  }
   return numbers;
 }
 

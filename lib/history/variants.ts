@@ -1,11 +1,14 @@
-import type { FacebookEngagement, ObservedValues } from "./observed.ts";
+import { OBSERVED_NETWORKS, type FacebookEngagement, type ObservedNetwork, type ObservedValues } from "./observed.ts";
 
 /**
  * URL variants: the forms one page is known under after a move to https or a change of `www`. The combined
- * count of a tracked URL sums what each of its forms (its variants and its aliases) reports, with one rule:
- * forms whose Facebook engagement is identical in the same refresh are counted once, because Facebook
- * often folds the forms of a page into one object and reports that object's counts for each of them.
- * Pinterest counts each form on its own and is summed as is.
+ * count of a tracked URL sums what each of its forms (its variants and its aliases) reports, number by
+ * number, with one rule for networks that may report the same thing for several forms:
+ * - Facebook: forms whose engagement is identical in the same refresh are counted once, because Facebook
+ *   often folds the forms of a page into one object and reports that object's counts for each of them.
+ * - Hacker News and Bluesky: the same, since they find items by a search that may return the same stories or
+ *   posts for several forms of one page (Hacker News matches http and https, with and without `www`, alike).
+ * - Pinterest, Reddit, VK, OK.ru and Tumblr count each exact URL on their own: summed as is.
  */
 
 const IP_HOST = /^(\[.*\]|[\d.]+)$/;
@@ -35,31 +38,43 @@ export function formsOf(url: string, settings: { countVariants: boolean; aliases
   return [...new Set([url, ...(settings.countVariants ? variantsOf(url) : []), ...settings.aliases])];
 }
 
-export const sameEngagement = (a: FacebookEngagement, b: FacebookEngagement) =>
-  a.total_count === b.total_count &&
-  a.comment_count === b.comment_count &&
-  a.reaction_count === b.reaction_count &&
-  a.share_count === b.share_count &&
-  a.comment_plugin_count === b.comment_plugin_count;
+/** A network's value: one number, or named numbers (the same names in every value of one network). */
+type Numbers = number | Readonly<Record<string, number>>;
+
+/** Whether two values of one network hold the same numbers. */
+function sameValues(a: Numbers, b: Numbers): boolean {
+  if (typeof a === "number") return a === b;
+  return Object.keys(a).every((field) => a[field] === (b as Record<string, number>)[field]);
+}
+
+export const sameEngagement: (a: FacebookEngagement, b: FacebookEngagement) => boolean = sameValues;
+
+/** Two values of one network added number by number. */
+function sum(a: Numbers, b: Numbers): Numbers {
+  if (typeof a === "number") return a + (b as number);
+  return Object.fromEntries(Object.entries(a).map(([field, n]) => [field, n + (b as Record<string, number>)[field]!]));
+}
+
+/** How each network's forms combine (see the rule above): identical values counted once, or each form summed. */
+const FORMS_COUNTED: Record<ObservedNetwork, "once-if-identical" | "each"> = {
+  Facebook: "once-if-identical",
+  Pinterest: "each",
+  reddit: "each",
+  hackernews: "once-if-identical",
+  bluesky: "once-if-identical",
+  vk: "each",
+  ok: "each",
+  tumblr: "each",
+};
 
 /** The combined values of a URL's forms observed in one refresh (see the rule above). */
 export function combine(forms: readonly ObservedValues[]): ObservedValues {
-  const facebook: FacebookEngagement[] = [];
-  let pinterest: number | undefined;
-  for (const form of forms) {
-    if (form.Facebook && !facebook.some((seen) => sameEngagement(seen, form.Facebook!))) facebook.push(form.Facebook);
-    if (form.Pinterest !== undefined) pinterest = (pinterest ?? 0) + form.Pinterest;
+  const combined: Partial<Record<ObservedNetwork, Numbers>> = {};
+  for (const network of OBSERVED_NETWORKS) {
+    const values = forms.flatMap((form): Numbers[] => (form[network] === undefined ? [] : [form[network]]));
+    const counted = FORMS_COUNTED[network] === "each" ? values : values.filter((value, i) => values.findIndex((seen) => sameValues(seen, value)) === i);
+    if (counted.length > 0) combined[network] = counted.reduce(sum);
   }
-  const combined: ObservedValues = {};
-  if (facebook.length > 0) {
-    combined.Facebook = facebook.reduce((sum, e) => ({
-      total_count: sum.total_count + e.total_count,
-      comment_count: sum.comment_count + e.comment_count,
-      reaction_count: sum.reaction_count + e.reaction_count,
-      share_count: sum.share_count + e.share_count,
-      comment_plugin_count: sum.comment_plugin_count + e.comment_plugin_count,
-    }));
-  }
-  if (pinterest !== undefined) combined.Pinterest = pinterest;
-  return combined;
+  // Each network's sum has the shape of its forms' values.
+  return combined as ObservedValues;
 }

@@ -2,6 +2,7 @@
  * Accounts, keys, plans and whitelists as the API reads them on every request. They are written only by
  * lib/accounts (the admin command line and the dashboard); here they are only read.
  */
+import { isNetworkId, type NetworkId } from "../counts/all-networks.ts";
 
 export interface PlanLimits {
   name: string;
@@ -17,7 +18,12 @@ export interface AccountContext {
   id: string;
   plan: PlanLimits;
   whitelist: { enabled: boolean; domains: string[] };
+  /** The networks the account shows and asks by default (null: every network the service asks). */
+  networks: NetworkId[] | null;
 }
+
+/** The account's stored network list: unknown ids (a network since removed) are dropped. */
+export const networkListOf = (stored: string | null): NetworkId[] | null => (stored === null ? null : stored.split(",").filter(isNetworkId));
 
 export interface AccountReads {
   byKeyHash(keyHash: string): Promise<AccountContext | null>;

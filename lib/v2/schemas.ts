@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isNetworkId, NETWORK_IDS, type NetworkId } from "../counts/all-networks.ts";
 
 /**
  * The v2 API's requests and answers as zod schemas: the API's routes validate with them, the OpenAPI document
@@ -27,12 +28,62 @@ export const facebookV2Schema = z
 
 export const pinterestV2Schema = z.object({ status, age_seconds: ageSeconds, count: nullableCount }).meta({ id: "PinterestCounts" });
 
-export const networksV2Schema = z
-  .object({ facebook: facebookV2Schema.optional(), pinterest: pinterestV2Schema.optional() })
-  .meta({ id: "Networks", description: "One object per network asked (all by default)" });
+const networkV2 = (id: string, description: string, fields: Record<string, string>) =>
+  z
+    .object({
+      status,
+      age_seconds: ageSeconds,
+      ...Object.fromEntries(Object.entries(fields).map(([name, about]) => [name, nullableCount.meta({ description: about })])),
+    })
+    .meta({ id, description });
 
-export const V2_NETWORKS = ["facebook", "pinterest"] as const;
-export type V2Network = (typeof V2_NETWORKS)[number];
+export const redditV2Schema = networkV2("RedditCounts", "Summed over the URL's Reddit submissions; none is a real 0", {
+  score: "Upvotes less downvotes, summed",
+  comments: "Comments, summed",
+  posts: "Submissions of the URL",
+});
+export const hackerNewsV2Schema = networkV2("HackerNewsCounts", "Summed over the Hacker News stories whose URL is this URL", {
+  points: "Points, summed",
+  comments: "Comments, summed",
+  stories: "Stories linking the URL",
+});
+export const blueskyV2Schema = networkV2("BlueskyCounts", "Summed over the Bluesky posts found linking the URL (up to 500)", {
+  likes: "Likes",
+  reposts: "Reposts",
+  replies: "Replies",
+  quotes: "Quotes",
+  posts: "Posts found",
+});
+export const vkV2Schema = networkV2("VkCounts", "VK's share counter", { count: "Shares" });
+export const okV2Schema = networkV2("OkCounts", "OK.ru's share counter", { count: "Shares" });
+export const tumblrV2Schema = networkV2("TumblrCounts", "Tumblr's notes (likes and reblogs) of posts linking the URL", { notes: "Notes" });
+
+export const networksV2Schema = z
+  .object({
+    facebook: facebookV2Schema.optional(),
+    pinterest: pinterestV2Schema.optional(),
+    reddit: redditV2Schema.optional(),
+    hackernews: hackerNewsV2Schema.optional(),
+    bluesky: blueskyV2Schema.optional(),
+    vk: vkV2Schema.optional(),
+    ok: okV2Schema.optional(),
+    tumblr: tumblrV2Schema.optional(),
+  })
+  .meta({ id: "Networks", description: "One object per network asked (by default, the networks the account shows)" });
+
+export const V2_NETWORKS = NETWORK_IDS;
+export type V2Network = NetworkId;
+
+/** A comma-separated list of network ids. */
+export const networkListSchema = z.string().transform((list, ctx) => {
+  const names = [...new Set(list.split(",").map((n) => n.trim().toLowerCase()).filter(Boolean))];
+  const unknown = names.filter((n) => !isNetworkId(n));
+  if (unknown.length > 0 || names.length === 0) {
+    ctx.addIssue({ code: "custom", message: `networks must be a comma-separated list of ${V2_NETWORKS.join(", ")}` });
+    return z.NEVER;
+  }
+  return names as V2Network[];
+});
 
 const apikey = z.string().optional().meta({ description: "The API key (or send Authorization: Bearer <key>)" });
 const urlParam = z.string().min(1).meta({ description: "A complete http(s) URL, percent-encoded", example: "https://example.com/post" });
@@ -41,19 +92,11 @@ const flag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" |
 export const countsQuerySchema = z.strictObject({
   url: urlParam,
   apikey,
-  networks: z
-    .string()
-    .transform((list, ctx) => {
-      const names = [...new Set(list.split(",").map((n) => n.trim().toLowerCase()).filter(Boolean))];
-      const unknown = names.filter((n) => !(V2_NETWORKS as readonly string[]).includes(n));
-      if (unknown.length > 0 || names.length === 0) {
-        ctx.addIssue({ code: "custom", message: `networks must be a comma-separated list of ${V2_NETWORKS.join(", ")}` });
-        return z.NEVER;
-      }
-      return names as V2Network[];
-    })
+  networks: networkListSchema
     .optional()
-    .meta({ description: `Comma-separated: ${V2_NETWORKS.join(", ")} (default: all)` }),
+    .meta({
+      description: `Comma-separated: ${V2_NETWORKS.join(", ")}. Only these networks are asked and answered (default: the networks the account shows; see GET /v2/networks for those this service asks)`,
+    }),
   variants: flag.optional().meta({ description: "true: also count the http/https × www forms and answer their combined counts" }),
 });
 
@@ -122,7 +165,10 @@ export const trackedItemSchema = z
     last_refreshed_at: z.iso.datetime().nullable(),
     next_refresh_at: z.iso.datetime().nullable(),
     networks: networksV2Schema,
-    total: count.nullable().meta({ description: "The sum of the networks' headline numbers (Facebook total_count, Pinterest count)" }),
+    total: count.nullable().meta({
+      description:
+        "The sum of the networks' headline numbers: Facebook total_count, Pinterest count, Reddit score + comments, Hacker News points + comments, Bluesky likes + reposts + replies + quotes, VK count, OK.ru count, Tumblr notes",
+    }),
     change_7d: z.number().int().nullable(),
     change_30d: z.number().int().nullable(),
     sparkline: z
@@ -189,6 +235,25 @@ export const historyAnswerSchema = z
     points: z.array(z.object({ t: z.iso.datetime(), networks: networksV2Schema })),
   })
   .meta({ id: "History" });
+
+export const networkHealthSchema = z
+  .object({
+    network: z.enum(NETWORK_IDS),
+    name: z.string().meta({ description: "The network's name, for people" }),
+    enabled: z.boolean().meta({ description: "This service asks the network (SHARECOUNT_V2_NETWORKS)" }),
+    state: z.enum(["ok", "throttled", "unavailable", "credentials_rejected", "disabled"]).meta({
+      description:
+        "throttled: the network asked us to slow down, or this service's budget for it is used up, until retry_at; unavailable: its last answer was an error; credentials_rejected: it refused this service's credentials; disabled: not asked",
+    }),
+    retry_at: z.iso.datetime().nullable().meta({ description: "With state throttled: when it is asked again" }),
+    last_success_at: z.iso.datetime().nullable(),
+    errors_last_hour: count,
+    calls_last_hour: count,
+    budget: z.object({ per_hour: count.nullable().meta({ description: "Calls allowed per hour (null: none set)" }), used_last_hour: count }),
+  })
+  .meta({ id: "NetworkHealth" });
+
+export const networksAnswerSchema = z.object({ networks: z.array(networkHealthSchema) }).meta({ id: "NetworksHealth" });
 
 export const errorSchema = z
   .object({ Error: z.string().meta({ description: "What went wrong, for people" }), Type: z.string().meta({ description: "A stable code" }) })

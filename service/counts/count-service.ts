@@ -1,9 +1,12 @@
 import type { KnownCountStore } from "../../lib/store/counts.ts";
-import { freshValues, isEmpty, type ObservedValues } from "../../lib/history/observed.ts";
-import type { CallPurpose, NetworkGuard } from "../networks/guard.ts";
-import type { NetworkName, NetworkValues } from "../../lib/counts/values.ts";
-import type { NetworkAdapter, NetworkOutcome } from "../networks/types.ts";
+import { engagementOf, freshValues, isEmpty, knownValues, type ObservedValues } from "../../lib/history/observed.ts";
+import { keyOf, type AnyNetworkValues, type NetworkId, type NetworkKey } from "../../lib/counts/all-networks.ts";
+import type { MoreNetworkName } from "../../lib/counts/more-networks.ts";
+import type { FacebookCounts, NetworkName } from "../../lib/counts/values.ts";
+import type { CallPurpose } from "../networks/guard.ts";
 import type { CacheEntry, CountCache } from "./cache.ts";
+import type { NetworkCacheEntry, NetworkCountCache } from "./network-cache.ts";
+import { NetworkCounter, type Network, type NetworkCount } from "./network-counter.ts";
 
 export interface CountLookup {
   counts: CacheEntry["counts"];
@@ -24,25 +27,42 @@ function lookupOf(entry: CacheEntry, cache: CountLookup["cache"]): CountLookup {
   return { counts: entry.counts, cache, fetchedAt: entry.fetchedAt, expiresAt: entry.expiresAt, stale: entry.stale, sandbox: entry.sandbox };
 }
 
-export interface Network<N extends NetworkName = NetworkName> {
-  adapter: NetworkAdapter<N>;
-  guard: NetworkGuard;
-}
-
 /** Where every fresh answer of the networks goes: the URL's count history. */
 export type ObservationSink = (url: string, at: number, values: ObservedValues) => Promise<void>;
 
-/** A scheduled refresh's answer: `called` counts the networks actually asked (0: the budget allowed none). */
+/**
+ * A scheduled refresh's answer: every network's value now known (fresh or stale); `called` counts the
+ * networks actually asked (0: the budget allowed none).
+ */
 export interface RefreshResult {
-  counts: CacheEntry["counts"];
+  values: ObservedValues;
   fetchedAt: number;
   called: number;
 }
 
+/** One network's part of a v2 lookup: its value (null: unavailable), and its age when it is a stale one. */
+export interface NetworkAnswer<V = unknown> {
+  value: V | null;
+  staleAgeSeconds: number | null;
+  fetchedAt: number;
+}
+
+export type NetworksLookup = {
+  answers: { [I in NetworkId]?: NetworkAnswer<AnyNetworkValues[ReturnType<typeof keyOf<I>>]> };
+  /** When the oldest answer was fetched. */
+  fetchedAt: number;
+  sandbox: boolean;
+};
+
+/** The networks beyond Facebook and Pinterest that this service asks (SHARECOUNT_V2_NETWORKS). */
+export type MoreNetworks = { [K in MoreNetworkName]?: Network<K> };
+
 export interface CountServiceOptions {
   knownCounts: KnownCountStore;
   cache: CountCache;
-  networks: { Facebook: Network<"Facebook">; Pinterest: Network<"Pinterest"> };
+  networks: { Facebook: Network<"Facebook">; Pinterest: Network<"Pinterest"> } & MoreNetworks;
+  /** API v2's cache, one entry per network and URL. */
+  networkCache: NetworkCountCache;
   defaultTtlSeconds: number;
   staleMaxAgeSeconds: number;
   /** Records what the networks answered fresh (not stale answers, not failures). */
@@ -53,16 +73,34 @@ export interface CountServiceOptions {
 }
 
 /**
- * Answers counts for a normalized URL: from the cache while fresh, otherwise by asking every network in
- * parallel. Concurrent lookups of the same URL share one upstream call per network. A network that fails
+ * Answers counts for a normalized URL: from the cache while fresh, otherwise by asking the networks in
+ * parallel. v1 (`lookup`) asks Facebook and Pinterest together; v2 (`lookupNetworks`) asks only the networks
+ * named. Concurrent lookups of the same URL share one upstream call per network. A network that fails
  * reports its last known count (if young enough) rather than dropping to null, and never 0.
  */
 export class CountService {
   private readonly inFlight = new Map<string, Promise<Fetched>>();
   private readonly now: () => number;
+  private readonly counters: { [K in NetworkKey]?: NetworkCounter<K> } = {};
+  /** Every network this service asks, in display order. */
+  readonly enabled: readonly NetworkId[];
 
   constructor(private readonly options: CountServiceOptions) {
     this.now = options.now ?? Date.now;
+    const counter = <K extends NetworkKey>(network: Network<K>) => new NetworkCounter(network, options.knownCounts, options.staleMaxAgeSeconds, this.now);
+    const { Facebook, Pinterest, ...more } = options.networks;
+    this.counters.Facebook = counter(Facebook);
+    this.counters.Pinterest = counter(Pinterest);
+    for (const network of Object.values(more) as Network<MoreNetworkName>[]) {
+      (this.counters as Record<string, NetworkCounter<NetworkKey>>)[network.adapter.name] = counter(network);
+    }
+    this.enabled = (["facebook", "pinterest", "reddit", "hackernews", "bluesky", "vk", "ok", "tumblr"] as const).filter(
+      (id) => this.counters[keyOf(id)] !== undefined,
+    );
+  }
+
+  private counter<K extends NetworkKey>(key: K): NetworkCounter<K> {
+    return this.counters[key] as NetworkCounter<K>;
   }
 
   /** `ttlSeconds`: the caller's cache time (custom_ttl); 0 fetches fresh and caches nothing. */
@@ -86,12 +124,95 @@ export class CountService {
    * answer replaces the cached one (live queries get it too). Never spends an account's quota.
    */
   async refresh(url: string): Promise<RefreshResult> {
-    const { fetched, called } = await this.fetchAll(url, "refresh");
+    const more = this.enabled.filter((id) => id !== "facebook" && id !== "pinterest").map(keyOf);
+    const [{ fetched, called, fresh }, others] = await Promise.all([
+      this.fetchAll(url, "refresh", false),
+      Promise.all(more.map((key) => this.counter(key).count(url, "refresh"))),
+    ]);
     const entry: CacheEntry = { ...fetched, expiresAt: fetched.fetchedAt + this.cacheSeconds(fetched, this.options.defaultTtlSeconds) * 1000 };
     // Only a whole fresh answer replaces the cached one: a refresh the budget cut short must not make live
     // queries serve stale counts.
     if (called > 0 && !fetched.degraded) await this.options.cache.set(url, entry);
-    return { counts: fetched.counts, fetchedAt: fetched.fetchedAt, called };
+    const values = knownValues(fetched.counts);
+    const freshOnes: ObservedValues = { ...fresh };
+    await Promise.all(
+      more.map(async (key, i) => {
+        const count = others[i]!;
+        if (count.value !== null) (values as Record<string, unknown>)[key] = count.value;
+        if (count.fresh) {
+          (freshOnes as Record<string, unknown>)[key] = count.value;
+          await this.options.networkCache.set(url, key, this.networkEntry(count, fetched.fetchedAt, this.options.defaultTtlSeconds));
+        }
+      }),
+    );
+    await this.observe(url, fetched.fetchedAt, freshOnes);
+    return { values, fetchedAt: fetched.fetchedAt, called: called + others.filter((c) => c.called).length };
+  }
+
+  /**
+   * API v2: the named networks only, each from its own cache entry while fresh (or from v1's entry, which
+   * holds Facebook and Pinterest together), the others asked now. Networks this service does not ask are
+   * left out of the answer.
+   */
+  async lookupNetworks(url: string, ids: readonly NetworkId[], ttlSeconds?: number): Promise<NetworksLookup> {
+    const ttl = ttlSeconds ?? this.options.defaultTtlSeconds;
+    const wanted = ids.filter((id) => this.enabled.includes(id));
+    const answers: NetworksLookup["answers"] = {};
+    let sandbox = false;
+    let rest = wanted;
+    if (wanted.includes("facebook") && wanted.includes("pinterest")) {
+      const both = await this.lookup(url, ttl);
+      for (const key of ["Facebook", "Pinterest"] as const) {
+        const stale = both.stale.find((s) => s.network === key);
+        (answers as Record<string, NetworkAnswer>)[key === "Facebook" ? "facebook" : "pinterest"] = {
+          value: both.counts[key],
+          staleAgeSeconds: stale ? stale.ageSeconds : null,
+          fetchedAt: both.fetchedAt,
+        };
+      }
+      sandbox = both.sandbox;
+      rest = wanted.filter((id) => id !== "facebook" && id !== "pinterest");
+    }
+    const keys = rest.map(keyOf) as NetworkKey[];
+    const now = this.now();
+    const cached = ttl > 0 ? await this.options.networkCache.getMany(url, keys) : new Map<NetworkKey, NetworkCacheEntry>();
+    const usable = (entry: NetworkCacheEntry | undefined) => entry !== undefined && now < entry.expiresAt && now - entry.fetchedAt < ttl * 1000;
+    const missing = keys.filter((key) => !usable(cached.get(key)));
+    const counted = await Promise.all(missing.map((key) => this.counter(key).count(url, "live")));
+    const fetchedAt = this.now();
+    const fresh: ObservedValues = {};
+    await Promise.all(
+      missing.map(async (key, i) => {
+        const count = counted[i]!;
+        if (count.fresh) (fresh as Record<string, unknown>)[key] = this.observed(key, count.value);
+        const entry = this.networkEntry(count, fetchedAt, ttl);
+        if (ttl > 0) await this.options.networkCache.set(url, key, entry);
+        cached.set(key, entry);
+      }),
+    );
+    await this.observe(url, fetchedAt, fresh);
+    rest.forEach((id, i) => {
+      const entry = cached.get(keys[i]!)!;
+      sandbox ||= entry.sandbox;
+      (answers as Record<string, NetworkAnswer>)[id] = { value: entry.value, staleAgeSeconds: entry.staleAgeSeconds, fetchedAt: entry.fetchedAt };
+    });
+    const times = Object.values(answers).map((a) => a!.fetchedAt);
+    return { answers, fetchedAt: times.length > 0 ? Math.min(...times) : fetchedAt, sandbox };
+  }
+
+  /** History keeps Facebook's numbers without its og_object. */
+  private observed(key: NetworkKey, value: unknown): unknown {
+    return key === "Facebook" ? engagementOf(value as FacebookCounts) : value;
+  }
+
+  /** A network's answer as cached: a fresh one for the caller's time, any other only briefly (it may recover). */
+  private networkEntry(count: NetworkCount<unknown>, fetchedAt: number, ttl: number): NetworkCacheEntry {
+    const seconds = count.fresh ? ttl : Math.min(ttl, this.options.degradedTtlSeconds ?? 60);
+    return { value: count.value, fetchedAt, expiresAt: fetchedAt + seconds * 1000, staleAgeSeconds: count.staleAgeSeconds, sandbox: count.sandbox };
+  }
+
+  private async observe(url: string, at: number, values: ObservedValues): Promise<void> {
+    if (this.options.observations && !isEmpty(values)) await this.options.observations(url, at, values);
   }
 
   private fetchShared(url: string): Promise<Fetched> {
@@ -105,10 +226,11 @@ export class CountService {
     return pending;
   }
 
-  private async fetchAll(url: string, purpose: CallPurpose): Promise<{ fetched: Fetched; called: number }> {
-    const { Facebook, Pinterest } = this.options.networks;
-    const [facebook, pinterest] = await Promise.all([this.fetchOne(url, Facebook, purpose), this.fetchOne(url, Pinterest, purpose)]);
-    const stale = [facebook, pinterest].flatMap((r) => (r.stale ? [r.stale] : []));
+  private async fetchAll(url: string, purpose: CallPurpose, observe = true): Promise<{ fetched: Fetched; called: number; fresh: ObservedValues }> {
+    const [facebook, pinterest] = await Promise.all([this.counter("Facebook").count(url, purpose), this.counter("Pinterest").count(url, purpose)]);
+    const stale: Fetched["stale"] = [];
+    if (facebook.staleAgeSeconds !== null) stale.push({ network: "Facebook", ageSeconds: facebook.staleAgeSeconds });
+    if (pinterest.staleAgeSeconds !== null) stale.push({ network: "Pinterest", ageSeconds: pinterest.staleAgeSeconds });
     const fetched: Fetched = {
       counts: { Facebook: facebook.value, Pinterest: pinterest.value },
       fetchedAt: this.now(),
@@ -117,36 +239,7 @@ export class CountService {
       degraded: !facebook.fresh || !pinterest.fresh,
     };
     const fresh = freshValues(fetched.counts, stale.map((s) => s.network));
-    if (this.options.observations && !isEmpty(fresh)) await this.options.observations(url, fetched.fetchedAt, fresh);
-    return { fetched, called: Number(facebook.called) + Number(pinterest.called) };
-  }
-
-  private async fetchOne<N extends NetworkName>(url: string, network: Network<N>, purpose: CallPurpose) {
-    const name = network.adapter.name;
-    const admission = await network.guard.admit(url, purpose);
-    const outcome: NetworkOutcome<NetworkValues[N]> =
-      admission.refusal !== null
-        ? { ok: false, failure: "throttled", detail: admission.refusal, sandbox: false }
-        : // A fresh signal per call: combining one long-lived signal with per-call timeouts leaks in Node 20
-          // (nodejs/node#55351). Adapters time out on their own, which bounds shutdown.
-          await network.adapter.fetchCount(url, new AbortController().signal);
-    if (admission.refusal === null) await network.guard.record(admission.ticket, outcome);
-    const { knownCounts } = this.options;
-    if (outcome.ok) {
-      await knownCounts.save(url, name, outcome.value, this.now());
-      return { value: outcome.value, fresh: true, stale: null, sandbox: outcome.sandbox, called: true };
-    }
-    const known = await knownCounts.get(url, name);
-    const ageSeconds = known ? Math.floor((this.now() - known.fetchedAt) / 1000) : Infinity;
-    if (known && ageSeconds <= this.options.staleMaxAgeSeconds) {
-      return {
-        value: known.value,
-        fresh: false,
-        stale: { network: name, ageSeconds },
-        sandbox: outcome.sandbox,
-        called: admission.refusal === null,
-      };
-    }
-    return { value: null, fresh: false, stale: null, sandbox: outcome.sandbox, called: admission.refusal === null };
+    if (observe) await this.observe(url, fetched.fetchedAt, fresh);
+    return { fetched, called: Number(facebook.called) + Number(pinterest.called), fresh };
   }
 }

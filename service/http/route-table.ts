@@ -11,6 +11,7 @@ import { retrieveBulkHandler, submitBulkHandler } from "../routes/bulk.ts";
 import { countsHandler } from "../routes/counts.ts";
 import {
   v2CountsHandler,
+  v2NetworksHandler,
   v2HistoryCsvHandler,
   v2HistoryHandler,
   v2ImportHandler,
@@ -91,6 +92,7 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   route("/status", { GET: statusHandler(deps) });
 
   route("/v2/counts", { GET: v2CountsHandler(deps) });
+  route("/v2/networks", { GET: v2NetworksHandler(deps) });
   route("/v2/tracked", { GET: v2TrackedListHandler(deps), POST: v2TrackHandler(deps), DELETE: v2UntrackHandler(deps) });
   route("/v2/tracked/url", { GET: v2TrackedUrlHandler(deps) });
   route("/v2/tracked/status", { GET: v2TrackedStatusHandler(deps) });

@@ -31,9 +31,28 @@ export interface Backoff {
    * An answer changes the state only when its call started in the current state (same generation): a good
    * one opens the network, a throttling one pauses it twice as long as last time (initial after a good
    * answer, up to the maximum), a credentials rejection marks it. An answer from the probe that is neither
-   * good nor throttling frees its slot for the next call. Returns the change made, if any.
+   * good nor throttling frees its slot for the next call. A throttling answer that said how long to wait
+   * (`retryAfterMs`, from `Retry-After`) pauses that long instead (up to an hour). Returns the change
+   * made, if any.
    */
-  record(ticket: GuardTicket, kind: AnswerKind, now: number, initialMs: number, maxMs: number): Promise<Change | null>;
+  record(ticket: GuardTicket, kind: AnswerKind, now: number, initialMs: number, maxMs: number, retryAfterMs?: number): Promise<Change | null>;
+  /** What the state is now, for the network health report. */
+  read(now: number): Promise<BackoffState>;
+}
+
+/** `throttledUntil`: when the next call (the probe) may go, or null when the network is open. */
+export interface BackoffState {
+  throttledUntil: number | null;
+  credentialsRejected: boolean;
+}
+
+/** The longest `Retry-After` honoured: a network asking for more is asked again (by the probe) after an hour. */
+export const RETRY_AFTER_MAX_MS = 3_600_000;
+
+/** The next pause: as long as the network asked (1 s to an hour), else twice the last one. */
+export function nextPauseMs(lastMs: number, initialMs: number, maxMs: number, retryAfterMs?: number): number {
+  if (retryAfterMs !== undefined) return Math.min(RETRY_AFTER_MAX_MS, Math.max(1000, retryAfterMs));
+  return lastMs ? Math.min(maxMs, lastMs * 2) : initialMs;
 }
 
 export class MemoryBackoff implements Backoff {
@@ -51,7 +70,11 @@ export class MemoryBackoff implements Backoff {
     return { generation: this.generation, probe: this.probe };
   }
 
-  async record(ticket: GuardTicket, kind: AnswerKind, now: number, initialMs: number, maxMs: number): Promise<Change | null> {
+  async read(now: number): Promise<BackoffState> {
+    return { throttledUntil: this.ms === 0 ? null : Math.max(now, this.until, this.probe), credentialsRejected: this.rejected };
+  }
+
+  async record(ticket: GuardTicket, kind: AnswerKind, now: number, initialMs: number, maxMs: number, retryAfterMs?: number): Promise<Change | null> {
     // The probe answered without a verdict on throttling: the next call probes in its place.
     if ((kind === "other" || kind === "rejected") && ticket.probe !== 0 && ticket.probe === this.probe) this.probe = 0;
     if (kind === "other" || ticket.generation !== this.generation) return null;
@@ -69,7 +92,7 @@ export class MemoryBackoff implements Backoff {
       return { state: "credentials_rejected" };
     }
     this.generation++;
-    this.ms = this.ms ? Math.min(maxMs, this.ms * 2) : initialMs;
+    this.ms = nextPauseMs(this.ms, initialMs, maxMs, retryAfterMs);
     this.until = now + this.ms;
     this.probe = 0;
     return { state: "throttled", pauseMs: this.ms, until: this.until };
@@ -92,7 +115,7 @@ redis.call('HSET', KEYS[1], 'probe', probe)
 return {1, gen, probe}`;
 
 // KEYS[1] the state hash; ARGV[1] the answer's kind, ARGV[2] its call's generation, ARGV[3] its probe slot,
-// ARGV[4] now, ARGV[5] initial and ARGV[6] maximum pause (ms). Atomic, so answers that two processes receive
+// ARGV[4] now, ARGV[5] initial and ARGV[6] maximum pause, ARGV[7] the network's Retry-After (ms; -1: none). Atomic, so answers that two processes receive
 // at once to calls made in one state change it once: only the process that made the change hears of it
 // ({1} recovered, {2, pause, until} throttled, {3} credentials rejected; {0} no change). Writes only on a
 // change (most answers are good ones to an open network).
@@ -117,14 +140,16 @@ if kind == 'rejected' then
   redis.call('HSET', KEYS[1], 'gen', gen + 1, 'rejected', 1)
   return {3}
 end
-if ms > 0 then ms = math.min(tonumber(ARGV[6]), ms * 2) else ms = tonumber(ARGV[5]) end
+local retry = tonumber(ARGV[7])
+if retry >= 0 then ms = math.min(${RETRY_AFTER_MAX_MS}, math.max(1000, retry))
+elseif ms > 0 then ms = math.min(tonumber(ARGV[6]), ms * 2) else ms = tonumber(ARGV[5]) end
 local untl = tonumber(ARGV[4]) + ms
 redis.call('HSET', KEYS[1], 'gen', gen + 1, 'ms', ms, 'until', untl, 'probe', 0)
 return {2, ms, untl}`;
 
 interface BackoffScripts {
   guardAdmit(key: string, now: number, probeTimeoutMs: number): Promise<number[]>;
-  guardRecord(key: string, kind: AnswerKind, generation: number, probe: number, now: number, initialMs: number, maxMs: number): Promise<number[]>;
+  guardRecord(key: string, kind: AnswerKind, generation: number, probe: number, now: number, initialMs: number, maxMs: number, retryAfterMs: number): Promise<number[]>;
 }
 
 /**
@@ -135,7 +160,7 @@ export class RedisBackoff implements Backoff {
   private readonly scripts: BackoffScripts;
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly key: string,
   ) {
     redis.defineCommand("guardAdmit", { numberOfKeys: 1, lua: ADMIT });
@@ -148,8 +173,22 @@ export class RedisBackoff implements Backoff {
     return go === 1 ? { generation: a!, probe: b! } : { waitMs: a!, probing: b === 1 };
   }
 
-  async record(ticket: GuardTicket, kind: AnswerKind, now: number, initialMs: number, maxMs: number): Promise<Change | null> {
-    const [change, pauseMs, until] = await this.scripts.guardRecord(this.key, kind, ticket.generation, ticket.probe, now, initialMs, maxMs);
+  async read(now: number): Promise<BackoffState> {
+    const [ms, until, probe, rejected] = (await this.redis.hmget(this.key, "ms", "until", "probe", "rejected")).map(Number);
+    return { throttledUntil: ms ? Math.max(now, until || 0, probe || 0) : null, credentialsRejected: rejected === 1 };
+  }
+
+  async record(ticket: GuardTicket, kind: AnswerKind, now: number, initialMs: number, maxMs: number, retryAfterMs?: number): Promise<Change | null> {
+    const [change, pauseMs, until] = await this.scripts.guardRecord(
+      this.key,
+      kind,
+      ticket.generation,
+      ticket.probe,
+      now,
+      initialMs,
+      maxMs,
+      retryAfterMs ?? -1,
+    );
     if (change === 1) return { state: "recovered" };
     if (change === 2) return { state: "throttled", pauseMs: pauseMs!, until: until! };
     if (change === 3) return { state: "credentials_rejected" };

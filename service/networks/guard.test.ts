@@ -4,6 +4,7 @@ import { freshDatabase } from "../../test/support/service.ts";
 import { throttledLine } from "../../test/support/network-state.ts";
 import { memoryCountCache } from "../counts/cache.ts";
 import { CountService } from "../counts/count-service.ts";
+import { memoryNetworkCache } from "../counts/network-cache.ts";
 import type { SandboxKnobs, SandboxStats } from "../sandbox/control.ts";
 import { startSandbox, type Sandbox } from "../sandbox/sandbox.ts";
 import { openStore } from "../../lib/store/open.ts";
@@ -164,6 +165,7 @@ describe("the count service with a throttling Facebook", () => {
     const counts = new CountService({
       knownCounts: store.counts,
       cache: memoryCountCache(1000),
+      networkCache: memoryNetworkCache(1000),
       defaultTtlSeconds: 600,
       staleMaxAgeSeconds: 3600,
       now,

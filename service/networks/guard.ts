@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { MemoryActivity, RedisActivity, type NetworkActivity } from "./activity.ts";
 import { type AnswerKind, type Backoff, type GuardTicket, MemoryBackoff, RedisBackoff } from "./backoff.ts";
 import type { NetworkFailure } from "./types.ts";
 
@@ -8,6 +9,8 @@ export interface GuardOptions {
   perUrlPerHour?: number;
   /** Calls allowed per hour for the whole app. */
   appPerHour?: number;
+  /** Calls allowed per minute for the whole app (a network that limits by the minute, as Reddit does). */
+  appPerMinute?: number;
   /**
    * The share of `appPerHour` scheduled refreshes may take (0 to 1): they never take more, so live queries
    * keep working while the schedule is behind.
@@ -34,8 +37,27 @@ export interface GuardOptions {
  */
 export type GuardState = { kind: "memory" } | { kind: "redis"; redis: Redis; prefix: string };
 
-/** What the guard needs of an answer: whether it was good, and if not, why (and the network's error code). */
-export type NetworkRecord = { ok: true } | { ok: false; failure: NetworkFailure; code?: number; detail?: string };
+/**
+ * What the guard needs of an answer: whether it was good, and if not, why (the network's error code, and
+ * how long it asked us to wait).
+ */
+export type NetworkRecord = { ok: true } | { ok: false; failure: NetworkFailure; code?: number; detail?: string; retryAfterMs?: number };
+
+/** A network's health as the guard sees it: what `GET /v2/networks` reports. */
+export interface NetworkHealth {
+  /**
+   * `throttled`: backing off after the network throttled us, or this app's own budget is used up (until
+   * `retryAt`); `unavailable`: the last answer was a failure; `credentials_rejected`: the network refused
+   * our credentials.
+   */
+  state: "ok" | "throttled" | "unavailable" | "credentials_rejected";
+  retryAt: number | null;
+  lastSuccessAt: number | null;
+  errorsLastHour: number;
+  callsLastHour: number;
+  /** Calls allowed per hour (null: no budget); the calls of the last hour count against it. */
+  budgetPerHour: number | null;
+}
 
 /** Who a call is for: a user's query (live), or a scheduled refresh, which only gets its share of the budget. */
 export type CallPurpose = "live" | "refresh";
@@ -80,6 +102,9 @@ const logLine = (line: NetworkStateLine) => (line.state === "recovered" ? consol
 export class NetworkGuard {
   private readonly perUrl: RateLimiterAbstract | null;
   private readonly app: RateLimiterAbstract | null;
+  private readonly appMinute: RateLimiterAbstract | null;
+  private readonly activity: NetworkActivity;
+  private readonly budgetPerHour: number | null;
   private readonly refresh: RateLimiterAbstract | null;
   private readonly backoff: Backoff;
   private readonly network: string;
@@ -89,19 +114,22 @@ export class NetworkGuard {
   private readonly log: (line: NetworkStateLine) => void;
 
   constructor(state: GuardState, options: GuardOptions) {
-    const limiter = (name: string, points: number | undefined): RateLimiterAbstract | null => {
+    const limiter = (name: string, points: number | undefined, duration = HOUR_SECONDS): RateLimiterAbstract | null => {
       if (!points) return null;
-      const limits = { points, duration: HOUR_SECONDS };
+      const limits = { points, duration };
       return state.kind === "redis"
         ? new RateLimiterRedis({ storeClient: state.redis, keyPrefix: `${state.prefix}:${name}`, ...limits })
         : new RateLimiterMemory({ keyPrefix: name, ...limits });
     };
     this.perUrl = limiter("url", options.perUrlPerHour);
     this.app = limiter("app", options.appPerHour);
+    this.appMinute = limiter("app-minute", options.appPerMinute, 60);
+    this.budgetPerHour = options.appPerHour ?? (options.appPerMinute ? options.appPerMinute * 60 : null);
     // Without an app budget there is nothing to take a share of: refreshes are then only paced by backoff.
-    this.refreshPoints = options.appPerHour ? Math.floor(options.appPerHour * (options.refreshShare ?? 1)) : Infinity;
+    this.refreshPoints = this.budgetPerHour ? Math.floor(this.budgetPerHour * (options.refreshShare ?? 1)) : Infinity;
     this.refresh = Number.isFinite(this.refreshPoints) && this.refreshPoints > 0 ? limiter("refresh", this.refreshPoints) : null;
     this.backoff = state.kind === "redis" ? new RedisBackoff(state.redis, `${state.prefix}:backoff`) : new MemoryBackoff();
+    this.activity = state.kind === "redis" ? new RedisActivity(state.redis, `${state.prefix}:activity`) : new MemoryActivity();
     this.network = options.network;
     this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
     this.now = options.now ?? Date.now;
@@ -128,7 +156,9 @@ export class NetworkGuard {
         ? "per-URL budget used up"
         : this.app && !(await taken(this.app, "app"))
           ? "app-wide budget used up"
-          : null;
+          : this.appMinute && !(await taken(this.appMinute, "app"))
+            ? "app-wide budget for this minute used up"
+            : null;
     if (refusal === null) return { refusal, ticket: gate };
     // No call is made: a probe slot taken for it goes to the next call.
     if (gate.probe) await this.backoff.record(gate, "other", this.now(), 0, 0);
@@ -143,8 +173,45 @@ export class NetworkGuard {
     return Math.max(0, this.refreshPoints - (used?.consumedPoints ?? 0));
   }
 
+  /** The network's state now, its last hour of calls, and its budget. */
+  async health(): Promise<NetworkHealth> {
+    const now = this.now();
+    const [backoff, activity, budgetResetsAt] = await Promise.all([this.backoff.read(now), this.activity.read(now), this.budgetResetsAt(now)]);
+    const throttledUntil = backoff.throttledUntil ?? budgetResetsAt;
+    const state = backoff.credentialsRejected
+      ? "credentials_rejected"
+      : throttledUntil !== null
+        ? "throttled"
+        : activity.lastErrorAt !== null && activity.lastErrorAt > (activity.lastSuccessAt ?? 0)
+          ? "unavailable"
+          : "ok";
+    return {
+      state,
+      retryAt: state === "throttled" ? throttledUntil : null,
+      lastSuccessAt: activity.lastSuccessAt,
+      errorsLastHour: activity.errorsLastHour,
+      callsLastHour: activity.callsLastHour,
+      budgetPerHour: this.budgetPerHour,
+    };
+  }
+
+  /** When this app's own budget opens again, if it is used up now. */
+  private async budgetResetsAt(now: number): Promise<number | null> {
+    let until: number | null = null;
+    for (const [limiter, points] of [
+      [this.app, this.budgetPerHour],
+      [this.appMinute, this.budgetPerHour === null ? null : this.budgetPerHour / 60],
+    ] as const) {
+      const used = limiter ? await limiter.get("app") : null;
+      if (used && points !== null && used.consumedPoints >= points) until = Math.max(until ?? 0, now + used.msBeforeNext);
+    }
+    return until;
+  }
+
   /** The answer to a call `admit` let through. */
   async record(ticket: GuardTicket, outcome: NetworkRecord): Promise<void> {
+    // "Unreported" is an answer (the network has no count for the URL), not an error.
+    await this.activity.record(outcome.ok || outcome.failure === "unreported", this.now());
     const kind: AnswerKind = outcome.ok
       ? "ok"
       : outcome.failure === "throttled"
@@ -152,7 +219,8 @@ export class NetworkGuard {
         : outcome.failure === "rejected"
           ? "rejected"
           : "other";
-    const change = await this.backoff.record(ticket, kind, this.now(), BACKOFF_INITIAL_MS, BACKOFF_MAX_MS);
+    const retryAfterMs = !outcome.ok && kind === "throttled" ? outcome.retryAfterMs : undefined;
+    const change = await this.backoff.record(ticket, kind, this.now(), BACKOFF_INITIAL_MS, BACKOFF_MAX_MS, retryAfterMs);
     if (!change) return;
     const network = this.network;
     const why: { code?: number; detail?: string } = {};

@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteaso
 import { z } from "zod";
 import {
   countsAnswerSchema,
+  networksAnswerSchema,
   countsQuerySchema,
   errorSchema,
   historyAnswerSchema,
@@ -104,6 +105,16 @@ function register(registry: OpenAPIRegistry) {
     summary: "Share counts of one URL with each network's status (one query of the daily quota)",
     request: { query: countsQuerySchema },
     responses: { 200: json(countsAnswerSchema, "The counts") },
+  });
+  path({
+    method: "get",
+    path: "/v2/networks",
+    tags,
+    security: v2Security,
+    summary: "Every network's state, last success, errors and calls in the last hour, and budget (no quota is spent)",
+    description: "What to look at when counts are null or stale. State is shared by every process of the service.",
+    request: { query: keyQuery.partial() },
+    responses: { 200: json(networksAnswerSchema, "One entry per network, enabled or not") },
   });
   path({
     method: "post",

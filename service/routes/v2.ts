@@ -2,8 +2,7 @@ import type { IncomingMessage } from "node:http";
 import Papa from "papaparse";
 import type { AccountContext } from "../../lib/store/accounts.ts";
 import { parseCountUrl } from "../../lib/urls/count-url.ts";
-import { combine, variantsOf } from "../../lib/history/variants.ts";
-import { knownValues, type ObservedValues } from "../../lib/history/observed.ts";
+import { variantsOf } from "../../lib/history/variants.ts";
 import type { HistoryPoint } from "../../lib/store/history.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { paidQuery } from "../counts/count-url.ts";
@@ -18,7 +17,8 @@ import { cancelImport, importAnswer, importNotFound, queueImport } from "../trac
 import { targetPath } from "../http/paths.ts";
 import { sparklines } from "../history/sparklines.ts";
 import { decodeCursor, trackedStatus, encodeCursor, listTracked, trackUrls, untrackUrl } from "../tracking/track-urls.ts";
-import { lookupNetworks, storedNetworks } from "../v2/network-objects.ts";
+import { combinedNetworks, csvCells, csvColumns, lookupNetworks, storedNetworks } from "../v2/network-objects.ts";
+import type { NetworkId } from "../../lib/counts/all-networks.ts";
 import { setAliases, trackedUrlDetail } from "../tracking/tracked-url.ts";
 import {
   aliasesBodySchema,
@@ -54,43 +54,50 @@ function v2Endpoint(deps: ApiDeps, answer: V2Handler): Endpoint {
 
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
 
-/** GET /v2/counts: one query of the daily quota, with each network's status; with variants, their combined counts. */
+/** The networks a v2 request asks: those it names, else those the account shows; each must be one this service asks. */
+function networksAsked(deps: ApiDeps, account: AccountContext, named: readonly NetworkId[] | undefined): NetworkId[] {
+  if (!named) return deps.counts.enabled.filter((id) => account.networks === null || account.networks.includes(id));
+  const off = named.filter((id) => !deps.counts.enabled.includes(id));
+  if (off.length > 0) {
+    throw new ApiError("invalid_parameter", 400, `This service does not ask ${off.join(", ")} (see GET /v2/networks): leave ${off.length === 1 ? "it" : "them"} out of networks.`);
+  }
+  return [...named];
+}
+
+/**
+ * GET /v2/counts: one query of the daily quota, with each network's status; only the networks asked are
+ * called. With variants, the forms' combined counts too.
+ */
 export const v2CountsHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, async (account, { params }) => {
     const query = validQuery(countsQuerySchema, params);
     const parsed = parseCountUrl(query.url);
     if (!parsed.ok) throw apiErrors.invalidUrl(parsed.reason);
+    const wanted = networksAsked(deps, account, query.networks);
     const target = { host: parsed.url.hostname, normalized: parsed.normalized };
     const forms = query.variants ? variantsOf(parsed.normalized) : [parsed.normalized];
     const { result: lookups, remaining } = await paidQuery(deps, account, target, "1.1", () =>
-      Promise.all(forms.map((form) => deps.counts.lookup(form))),
+      Promise.all(forms.map((form) => deps.counts.lookupNetworks(form, wanted))),
     );
     const headers = { "X-Quota-Remaining": String(remaining), ...(deps.sandbox ? { "X-Sharecount-Sandbox": "1" } : {}) };
     const main = lookups[0]!;
     if (!query.variants) {
-      return send(200, { url: parsed.normalized, fetched_at: iso(main.fetchedAt), networks: lookupNetworks(main.counts, main.stale, query.networks) }, { headers });
+      return send(200, { url: parsed.normalized, fetched_at: iso(main.fetchedAt), networks: lookupNetworks(main, wanted) }, { headers });
     }
-    const stale = lookups.flatMap((l) => l.stale);
-    const combined = combine(lookups.map((l) => knownValues(l.counts)));
     return send(
       200,
       {
         url: parsed.normalized,
         fetched_at: iso(Math.min(...lookups.map((l) => l.fetchedAt))),
-        networks: combinedNetworks(combined, stale, query.networks),
-        variants: forms.map((form, i) => ({ url: form, networks: lookupNetworks(lookups[i]!.counts, lookups[i]!.stale, query.networks) })),
+        networks: combinedNetworks(lookups, wanted),
+        variants: forms.map((form, i) => ({ url: form, networks: lookupNetworks(lookups[i]!, wanted) })),
       },
       { headers },
     );
   });
 
-/** Combined counts are as old as their oldest stale part. */
-function combinedNetworks(combined: ObservedValues, stale: { network: string; ageSeconds: number }[], wanted?: Parameters<typeof lookupNetworks>[2]) {
-  const counts = { Facebook: combined.Facebook ? { ...combined.Facebook, og_object: null } : null, Pinterest: combined.Pinterest ?? null };
-  const oldest = new Map<string, number>();
-  for (const s of stale) oldest.set(s.network, Math.max(oldest.get(s.network) ?? 0, s.ageSeconds));
-  return lookupNetworks(counts, [...oldest].map(([network, ageSeconds]) => ({ network, ageSeconds })), wanted);
-}
+/** GET /v2/networks: every network's state, calls and budget (no quota is spent). */
+export const v2NetworksHandler = (deps: ApiDeps) => v2Endpoint(deps, async () => send(200, { networks: await deps.networkHealth() }));
 
 /**
  * POST /v2/tracked: `{"urls":[…]}` tracks them now (all or none within the plan's limit); `{"sitemap"}` or
@@ -137,17 +144,17 @@ export const v2TrackedListHandler = (deps: ApiDeps) =>
     const page = await listTracked(deps, account, { ...ordering, limit: query.limit, after, search: query.q, filter: query.filter });
     const lines = query.sparkline ? await sparklines(deps.store.history, page.rows.map((row) => row.urlId), deps.clock.now()) : null;
     return send(200, {
-      data: page.rows.map((row) => (lines ? { ...trackedItem(row), sparkline: lines.get(row.urlId) } : trackedItem(row))),
+      data: page.rows.map((row) => (lines ? { ...trackedItem(row, deps.counts.enabled), sparkline: lines.get(row.urlId) } : trackedItem(row, deps.counts.enabled))),
       next_cursor: page.next ? encodeCursor(page.next, ordering) : null,
     });
   });
 
-const trackedItem = (row: Awaited<ReturnType<typeof listTracked>>["rows"][number]) => ({
+const trackedItem = (row: Awaited<ReturnType<typeof listTracked>>["rows"][number], networks: readonly NetworkId[]) => ({
   url: row.url,
   added_at: iso(row.addedAt),
   last_refreshed_at: iso(row.lastRefreshedAt),
   next_refresh_at: iso(row.nextRefreshAt),
-  networks: storedNetworks(row.latest),
+  networks: storedNetworks(row.latest, networks),
   total: row.total,
   change_7d: row.change7d,
   change_30d: row.change30d,
@@ -171,14 +178,14 @@ export const v2TrackedUrlHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, async (account, { params }) => {
     const detail = await trackedUrlDetail(deps, account, validQuery(untrackQuerySchema, params).url);
     return send(200, {
-      ...trackedItem(detail.row),
+      ...trackedItem(detail.row, deps.counts.enabled),
       aliases: detail.row.aliases,
       count_variants: detail.countVariants,
       forms: detail.forms.map((form) => ({
         url: form.url,
         kind: form.kind,
         observed_at: form.latest ? iso(form.latest.at) : null,
-        networks: storedNetworks(form.latest?.values ?? null),
+        networks: storedNetworks(form.latest?.values ?? null, deps.counts.enabled),
         facebook_counted: form.facebookCounted,
       })),
     });
@@ -211,33 +218,9 @@ export const v2HistoryHandler = (deps: ApiDeps) =>
     return send(200, {
       url: history.url,
       interval: history.interval,
-      points: history.points.map((point) => ({ t: iso(point.at), networks: storedNetworks(point.values) })),
+      points: history.points.map((point) => ({ t: iso(point.at), networks: storedNetworks(point.values, deps.counts.enabled) })),
     });
   });
-
-const CSV_COLUMNS = [
-  "t",
-  "facebook_total_count",
-  "facebook_comment_count",
-  "facebook_reaction_count",
-  "facebook_share_count",
-  "facebook_comment_plugin_count",
-  "pinterest_count",
-];
-
-/** A point as a CSV row: an empty cell is a network that did not report then (never 0). */
-function csvRow(point: HistoryPoint) {
-  const f = point.values.Facebook;
-  return [
-    new Date(point.at).toISOString(),
-    f?.total_count ?? "",
-    f?.comment_count ?? "",
-    f?.reaction_count ?? "",
-    f?.share_count ?? "",
-    f?.comment_plugin_count ?? "",
-    point.values.Pinterest ?? "",
-  ];
-}
 
 /** GET /v2/history.csv: the same points as CSV, one row per point. */
 export const v2HistoryCsvHandler = (deps: ApiDeps) =>
@@ -252,6 +235,6 @@ export const v2HistoryCsvHandler = (deps: ApiDeps) =>
         "Content-Type": "text/csv; charset=utf-8",
         "Content-Disposition": `attachment; filename="${name}"`,
       },
-      body: Papa.unparse({ fields: CSV_COLUMNS, data: history.points.map(csvRow) }) + "\r\n",
+      body: Papa.unparse({ fields: ["t", ...csvColumns(deps.counts.enabled)], data: history.points.map((point) => [new Date(point.at).toISOString(), ...csvCells(point.values, deps.counts.enabled)]) }) + "\r\n",
     };
   });

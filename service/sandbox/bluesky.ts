@@ -11,7 +11,8 @@ import { answerMode, gone, TwinState, type Delays } from "./twin.ts";
  * - `GET app.bsky.feed.searchPosts?q=URL&url=URL&limit=N&cursor=C` pages through the URL's posts, and
  *   answers 401 ExpiredToken for an expired token.
  * The fault modes (`fail`, `throttle`: 429 with `Retry-After: 30`, `429`: without it, `garbage`, `none`: no
- * posts) apply to searchPosts; `reject-credentials` makes createSession answer 401; latency and `hang` apply to both.
+ * posts) apply to searchPosts; `reject-credentials` makes createSession answer 401 and refuses every
+ * session's search (a revoked app password revokes its sessions); latency and `hang` apply to both.
  */
 export const BLUESKY_MODES = ["ok", "none", "fail", "throttle", "429", "garbage", "hang", "reject-credentials"] as const;
 export type BlueskyMode = (typeof BLUESKY_MODES)[number];
@@ -83,7 +84,11 @@ export function mountBluesky(app: Hono, twin: BlueskyTwin, delays: Delays, now: 
       fail: () => xrpcError(c, 500, "InternalServerError", "Internal Server Error"),
       tooMany: (headers) => xrpcError(c, 429, "RateLimitExceeded", "Rate Limit Exceeded", headers),
       garbageBodies: BLUESKY_GARBAGE_BODIES,
-      ok: (derived, none) => searchPosts(c, url, none ? [] : derived.bluesky),
+      // Revoking an app password revokes its sessions too.
+      ok: (derived, none) =>
+        twin.knobs.mode === "reject-credentials"
+          ? xrpcError(c, 401, "AuthenticationRequired", "Token has been revoked")
+          : searchPosts(c, url, none ? [] : derived.bluesky),
     });
   });
 

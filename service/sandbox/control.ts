@@ -51,13 +51,17 @@ export type MoreSandboxStats = { [N in Exclude<keyof MoreTwins, "bluesky">]: Twi
 const knobsPatch = <M extends readonly [string, ...string[]]>(modes: M) =>
   z.strictObject({ mode: z.enum(modes).optional(), latencyMs: latencySchema.optional() }).optional();
 const knobsSchema = z.strictObject({ facebook: knobsPatch(FACEBOOK_MODES), pinterest: knobsPatch(PINTEREST_MODES) });
+const moreKnobsPatch = <M extends readonly [string, ...string[]]>(modes: M) =>
+  z
+    .strictObject({ mode: z.enum(modes).optional(), latencyMs: latencySchema.optional(), retryAfterSeconds: z.number().int().min(0).max(86_400).optional() })
+    .optional();
 const moreKnobsSchema = z.strictObject({
-  reddit: knobsPatch(REDDIT_MODES),
-  hackernews: knobsPatch(HACKERNEWS_MODES),
-  bluesky: knobsPatch(BLUESKY_MODES),
-  vk: knobsPatch(VK_MODES),
-  ok: knobsPatch(OK_MODES),
-  tumblr: knobsPatch(TUMBLR_MODES),
+  reddit: moreKnobsPatch(REDDIT_MODES),
+  hackernews: moreKnobsPatch(HACKERNEWS_MODES),
+  bluesky: moreKnobsPatch(BLUESKY_MODES),
+  vk: moreKnobsPatch(VK_MODES),
+  ok: moreKnobsPatch(OK_MODES),
+  tumblr: moreKnobsPatch(TUMBLR_MODES),
 });
 const countsSchema = z.strictObject({ url: z.string(), facebook: facebookOverride, pinterest: pinterestOverride });
 

@@ -1,4 +1,5 @@
-import type { Hono } from "hono";
+import { randomUUID } from "node:crypto";
+import type { Context, Hono } from "hono";
 import type { RedditSubmission } from "./derive-counts.ts";
 import { answerMode, TwinState, type Delays } from "./twin.ts";
 
@@ -35,8 +36,14 @@ function listing(url: string, submissions: RedditSubmission[]) {
   };
 }
 
+/**
+ * Also application-only OAuth: `POST /reddit/api/v1/access_token` gives a token for any client id and
+ * secret; `GET /reddit-oauth/api/info?url=URL` answers as info.json does, given `Authorization: bearer` and
+ * a token it gave.
+ */
 export function mountReddit(app: Hono, twin: RedditTwin, delays: Delays): void {
-  app.get("/reddit/api/info.json", (c) => {
+  const tokens = new Set<string>();
+  const info = (c: Context) => {
     const url = c.req.query("url") ?? "";
     return answerMode(c, twin, delays, url, {
       fail: () => c.json({ message: "Internal Server Error", error: 500 }, 500),
@@ -44,5 +51,17 @@ export function mountReddit(app: Hono, twin: RedditTwin, delays: Delays): void {
       garbageBodies: REDDIT_GARBAGE_BODIES,
       ok: (derived, none) => c.json(listing(url, none ? [] : derived.reddit)),
     });
+  };
+  app.get("/reddit/api/info.json", info);
+  app.post("/reddit/api/v1/access_token", (c) => {
+    if (!/^Basic \S+$/.test(c.req.header("authorization") ?? "")) return c.json({ message: "Unauthorized", error: 401 }, 401);
+    const token = `sandbox-${randomUUID()}`;
+    tokens.add(token);
+    return c.json({ access_token: token, token_type: "bearer", expires_in: 86400, scope: "*" });
+  });
+  app.get("/reddit-oauth/api/info", (c) => {
+    const token = /^bearer (\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
+    if (!token || !tokens.has(token)) return c.json({ message: "Unauthorized", error: 401 }, 401);
+    return info(c);
   });
 }

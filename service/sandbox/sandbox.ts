@@ -32,6 +32,8 @@ export interface SandboxOptions {
 export interface MoreTwinUrls {
   /** for https://www.reddit.com */
   redditUrl: string;
+  /** for https://oauth.reddit.com */
+  redditOAuthUrl: string;
   /** for https://hn.algolia.com/api/v1 */
   hackerNewsUrl: string;
   /** for https://bsky.social/xrpc */
@@ -54,6 +56,7 @@ export interface Sandbox extends MoreTwinUrls {
 export function moreTwinUrls(origin: string): MoreTwinUrls {
   return {
     redditUrl: `${origin}/reddit`,
+    redditOAuthUrl: `${origin}/reddit-oauth`,
     hackerNewsUrl: `${origin}/hn/api/v1`,
     blueskyUrl: `${origin}/bluesky/xrpc`,
     vkUrl: `${origin}/vk`,

@@ -10,6 +10,8 @@ export const countSchema = z.number().int().min(0);
 export interface NetworkKnobs<M extends string> {
   mode: M;
   latencyMs: number;
+  /** The newer networks' twins: the `Retry-After` of `throttle` mode, in seconds (default 30). */
+  retryAfterSeconds?: number;
 }
 
 /** What the sandbox keeps for one network's twin: its knobs, the calls it answered, and counts set by hand. */
@@ -105,7 +107,8 @@ export const plainErrors = (c: Context): Pick<TwinAnswers, "fail" | "tooMany"> =
 
 /**
  * One request to a twin: records the call for `url`, waits out the latency (or hang) knob, then answers by
- * mode: `fail`, `throttle` (429 with `Retry-After: 30`), `429` (without it), `garbage`; else answers.ok.
+ * mode: `fail`, `throttle` (429 with `Retry-After`, 30 s unless the knob says), `429` (without it), `garbage`;
+ * else answers.ok.
  */
 export async function answerMode<M extends string>(c: Context, twin: TwinState<M, unknown>, delays: Delays, url: string, answers: TwinAnswers): Promise<Response> {
   twin.record(url);
@@ -116,7 +119,7 @@ export async function answerMode<M extends string>(c: Context, twin: TwinState<M
     case "fail":
       return answers.fail();
     case "throttle":
-      return answers.tooMany({ "retry-after": "30" });
+      return answers.tooMany({ "retry-after": String(twin.knobs.retryAfterSeconds ?? 30) });
     case "429":
       return answers.tooMany();
     case "garbage": {

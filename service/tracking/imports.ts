@@ -85,7 +85,7 @@ export async function runImport(deps: RunDeps, entry: UrlImport): Promise<Import
       const error = `The ${entry.kind} lists more URLs than this plan may track (${plan.trackedUrlLimit}); nothing was added.`;
       return { status: "failed", urlsFound: read.urls.length, added: 0, error, nextReadAt };
     }
-    const account = { id: entry.accountId, plan, whitelist: { enabled: false, domains: [] } };
+    const account = { id: entry.accountId, plan, whitelist: { enabled: false, domains: [] }, networks: null };
     const result = await trackUrls(deps, account, read.urls, IMPORT_SLICE);
     return { status: "done", urlsFound: read.urls.length, added: result.added, error: null, nextReadAt };
   } catch (error) {

@@ -1,5 +1,5 @@
 import { nextRefreshAt, type Cadence } from "../../lib/history/cadence.ts";
-import { changeBetween, knownValues, totalOf, type ObservedValues } from "../../lib/history/observed.ts";
+import { changeBetween, totalOf, type ObservedValues } from "../../lib/history/observed.ts";
 import { combine, formsOf } from "../../lib/history/variants.ts";
 import type { HistoryStore } from "../../lib/store/history.ts";
 import type { DueRefresh, TrackedStore, TrackedSummary } from "../../lib/store/tracked.ts";
@@ -37,7 +37,7 @@ export async function refreshUrl(deps: RefreshDeps, due: DueRefresh, token: stri
     await deps.tracked.releaseLease(due.urlId, token);
     return "deferred";
   }
-  const now = new Map(forms.map((form, i) => [form, knownValues(results[i]!.counts)]));
+  const now = new Map(forms.map((form, i) => [form, results[i]!.values]));
   const ids = await deps.recorder.idsOf(forms);
   const refreshedAt = deps.now();
   const summaries = await Promise.all(

@@ -1,42 +1,90 @@
-import type { StoredCounts } from "../../lib/counts/values.ts";
-import { knownValues, type ObservedValues } from "../../lib/history/observed.ts";
+import { keyOf, NETWORK_IDS, type NetworkId } from "../../lib/counts/all-networks.ts";
+import type { FacebookCounts } from "../../lib/counts/values.ts";
+import { engagementOf, type ObservedValues } from "../../lib/history/observed.ts";
+import { combine } from "../../lib/history/variants.ts";
+import type { NetworksLookup } from "../counts/count-service.ts";
 import { FACEBOOK_NOT_REPORTED } from "../counts/count-object.ts";
-import { V2_NETWORKS, type V2Network } from "../../lib/v2/schemas.ts";
 
 /** v2 network objects: each network's values with a status, never a 0 for what was not reported. */
 
 type Status = { status: "ok" } | { status: "stale"; age_seconds: number } | { status: "unavailable" };
 
+/** Each network's fields, all null: what an unavailable network answers. */
+const NOT_REPORTED: Record<NetworkId, object> = {
+  facebook: FACEBOOK_NOT_REPORTED,
+  pinterest: { count: null },
+  reddit: { score: null, comments: null, posts: null },
+  hackernews: { points: null, comments: null, stories: null },
+  bluesky: { likes: null, reposts: null, replies: null, quotes: null, posts: null },
+  vk: { count: null },
+  ok: { count: null },
+  tumblr: { notes: null },
+};
 
-/** `statusOf(network)`: ok or stale when a value is known, unavailable otherwise. */
-export function networkObjects(values: ObservedValues, statusOf: (network: V2Network) => Status, wanted: readonly V2Network[] = V2_NETWORKS) {
-  const networks: { facebook?: object; pinterest?: object } = {};
-  if (wanted.includes("facebook")) {
-    const f = values.Facebook;
-    networks.facebook = f
-      ? { ...statusOf("facebook"), ...f }
-      : { status: "unavailable", ...FACEBOOK_NOT_REPORTED };
-  }
-  if (wanted.includes("pinterest")) {
-    networks.pinterest = values.Pinterest !== undefined ? { ...statusOf("pinterest"), count: values.Pinterest } : { status: "unavailable", count: null };
+/** Each network's number fields, as v2 objects and CSV columns name them. */
+export const fieldsOf = (id: NetworkId): string[] => Object.keys(NOT_REPORTED[id]);
+
+/** `statusOf(network)`: ok or stale when a value is known; unavailable otherwise. */
+export function networkObjects(values: ObservedValues, statusOf: (network: NetworkId) => Status, wanted: readonly NetworkId[] = NETWORK_IDS) {
+  const networks: Partial<Record<NetworkId, object>> = {};
+  for (const id of wanted) {
+    const value = values[keyOf(id)];
+    networks[id] =
+      value === undefined ? { status: "unavailable", ...NOT_REPORTED[id] } : { ...statusOf(id), ...(typeof value === "number" ? { count: value } : value) };
   }
   return networks;
 }
 
-const NAMES = { facebook: "Facebook", pinterest: "Pinterest" } as const;
+/** A lookup's values as history keeps them (Facebook without its og_object). */
+function valuesOf(lookup: NetworksLookup): ObservedValues {
+  const values: Record<string, unknown> = {};
+  for (const [id, answer] of Object.entries(lookup.answers) as [NetworkId, { value: unknown }][]) {
+    if (answer.value === null) continue;
+    values[keyOf(id)] = id === "facebook" ? engagementOf(answer.value as FacebookCounts) : answer.value;
+  }
+  return values as ObservedValues;
+}
+
+const stale = (ageSeconds: number): Status => ({ status: "stale", age_seconds: ageSeconds });
 
 /** A lookup's networks: stale ones carry their age. */
-export function lookupNetworks(counts: StoredCounts, stale: readonly { network: string; ageSeconds: number }[], wanted?: readonly V2Network[]) {
+export function lookupNetworks(lookup: NetworksLookup, wanted: readonly NetworkId[]) {
   return networkObjects(
-    knownValues(counts),
-    (network) => {
-      const old = stale.find((s) => s.network === NAMES[network]);
-      return old ? { status: "stale", age_seconds: old.ageSeconds } : { status: "ok" };
+    valuesOf(lookup),
+    (id) => {
+      const age = lookup.answers[id]?.staleAgeSeconds;
+      return age === undefined || age === null ? { status: "ok" } : stale(age);
     },
     wanted,
   );
 }
 
+/** The combined counts of a URL's forms (see lib/history/variants.ts): as old as their oldest stale part. */
+export function combinedNetworks(lookups: readonly NetworksLookup[], wanted: readonly NetworkId[]) {
+  const oldest = new Map<NetworkId, number>();
+  for (const lookup of lookups) {
+    for (const id of wanted) {
+      const age = lookup.answers[id]?.staleAgeSeconds;
+      if (age !== undefined && age !== null) oldest.set(id, Math.max(oldest.get(id) ?? 0, age));
+    }
+  }
+  return networkObjects(
+    combine(lookups.map(valuesOf)),
+    (id) => (oldest.has(id) ? stale(oldest.get(id)!) : { status: "ok" }),
+    wanted,
+  );
+}
+
 /** Stored values (a history point, a tracked URL's latest counts): what they hold is "ok" as of their time. */
-export const storedNetworks = (values: ObservedValues | null, wanted?: readonly V2Network[]) =>
+export const storedNetworks = (values: ObservedValues | null, wanted: readonly NetworkId[]) =>
   networkObjects(values ?? {}, () => ({ status: "ok" }), wanted);
+
+/** Stored values as CSV cells, `{network}_{field}` for each network's fields: empty when not reported (never 0). */
+export function csvColumns(wanted: readonly NetworkId[]): string[] {
+  return wanted.flatMap((id) => fieldsOf(id).map((field) => `${id}_${field}`));
+}
+
+export function csvCells(values: ObservedValues, wanted: readonly NetworkId[]): (number | "")[] {
+  const objects = storedNetworks(values, wanted) as Record<NetworkId, Record<string, number | null>>;
+  return wanted.flatMap((id) => fieldsOf(id).map((field) => objects[id][field] ?? ""));
+}

@@ -21,6 +21,16 @@ const values = (facebook: number | null, pinterest: number | null): ObservedValu
   ...(facebook === null ? {} : { Facebook: fb(facebook) }),
   ...(pinterest === null ? {} : { Pinterest: pinterest }),
 });
+/** An observation of all eight networks (Reddit's score may be negative). */
+const everyNetwork = (n: number): ObservedValues => ({
+  ...values(n, n + 1),
+  reddit: { score: -n, comments: n + 2, posts: 3 },
+  hackernews: { points: n + 3, comments: n + 4, stories: 2 },
+  bluesky: { likes: n + 5, reposts: n + 6, replies: n + 7, quotes: n + 8, posts: 4 },
+  vk: { count: n + 9 },
+  ok: { count: n + 10 },
+  tumblr: { notes: n + 11 },
+});
 const summary = (total: number | null, change7d: number | null = null): TrackedSummary => ({
   latest: values(total, null),
   total,
@@ -73,6 +83,28 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       expect(await a.history.pointAtOrBefore(id!, T0 + 3 * HOUR)).toEqual({ at: T0 + HOUR + 1, values: values(8, 2) });
     });
 
+    it("reads back an observation of all eight networks exactly", async () => {
+      const [id] = await ids(urls(1));
+      await a.history.record(id!, T0 + 60_000, everyNetwork(5_000_000_000));
+      expect(await b.history.points(id!, T0, T0 + HOUR)).toEqual([{ at: T0 + 60_000, values: everyNetwork(5_000_000_000) }]);
+      expect(await b.history.pointAtOrBefore(id!, T0 + HOUR)).toEqual({ at: T0 + 60_000, values: everyNetwork(5_000_000_000) });
+    });
+
+    it("merges the six networks by the same rule: a newer observation of Reddit alone keeps the others", async () => {
+      const [id] = await ids(urls(1));
+      await a.history.record(id!, T0 + 10 * 60_000, everyNetwork(1));
+      await b.history.record(id!, T0 + 20 * 60_000, { reddit: { score: 40, comments: 41, posts: 2 } });
+      // Arriving late, an older Tumblr observation fills in nothing: the point has Tumblr already.
+      await a.history.record(id!, T0 + 5 * 60_000, { tumblr: { notes: 999 }, Pinterest: 999 });
+      const [point] = await b.history.points(id!, T0, T0 + HOUR);
+      expect(point).toEqual({ at: T0 + 20 * 60_000, values: { ...everyNetwork(1), reddit: { score: 40, comments: 41, posts: 2 } } });
+      // An older observation does fill in a network the point lacks.
+      const [other] = await ids(urls(1));
+      await a.history.record(other!, T0 + 30 * 60_000, values(2, null));
+      await b.history.record(other!, T0 + 25 * 60_000, { vk: { count: 7 }, Facebook: fb(1) });
+      expect((await a.history.points(other!, T0, T0 + HOUR))[0]).toEqual({ at: T0 + 30 * 60_000, values: { Facebook: fb(2), vk: { count: 7 } } });
+    });
+
     it("keeps numbers beyond 32 bits", async () => {
       const [id] = await ids(urls(1));
       await a.history.record(id!, T0, values(5_000_000_000, 3_000_000_000));
@@ -99,6 +131,20 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       const hours = (await b.history.points(id!, T0, T0 + 72 * HOUR)).map((p) => (p.at - T0) / HOUR);
       expect(hours).toEqual([20, 45, 50, 55, 60, 65, 70]);
       expect(await b.history.compact(day3, 1_000)).toBe(0);
+    });
+
+    it("compaction keeps every network of the points it leaves", async () => {
+      const [id] = await ids(urls(1));
+      const base = T0 + 10 * DAY;
+      // Every six hours over two days; the last point of each day holds all eight networks.
+      for (let h = 0; h < 48; h += 6) await a.history.record(id!, base + h * HOUR, h % 24 === 18 ? everyNetwork(h) : { ok: { count: h } });
+      let compacted = 0;
+      for (let n = -1; n !== 0; compacted += n) n = await a.history.compact(base / HOUR + 48, 1_000_000);
+      expect(compacted).toBeGreaterThan(0);
+      expect(await b.history.points(id!, base, base + 48 * HOUR)).toEqual([
+        { at: base + 18 * HOUR, values: everyNetwork(18) },
+        { at: base + 42 * HOUR, values: everyNetwork(42) },
+      ]);
     });
 
     it("remembers which accounts asked about a URL", async () => {
@@ -234,6 +280,16 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       await b.tracked.remove(two, id!);
       await b.tracked.add(two, [id!], 100, gap + 1);
       expect((await a.tracked.get(one, id!))?.nextRefreshAt).toBe(gap + 10 * 60_000);
+    });
+
+    it("keeps every network of a refresh's latest counts", async () => {
+      const owner = await account("big");
+      const [id] = await ids(urls(1));
+      await a.tracked.add(owner, [id!], 100, T0);
+      const [due] = (await a.tracked.claimDue(T0, 1_000_000, 60_000, "latest")).filter((d) => d.urlId === id);
+      const latest = everyNetwork(3);
+      expect(await a.tracked.completeRefresh(due!, "latest", T0, T0 + 7 * DAY, [{ accountId: owner, summary: { latest, total: 99, change7d: null, change30d: null } }])).toBe(true);
+      expect((await b.tracked.get(owner, id!))?.latest).toEqual(latest);
     });
 
     it("lists who tracks a URL with their aliases and variant setting", async () => {

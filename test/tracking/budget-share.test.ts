@@ -14,6 +14,9 @@ beforeAll(async () => {
     PINTEREST_APP_CALLS_PER_HOUR: "20",
     REFRESH_BUDGET_SHARE: "0.5",
     REFRESH_POLL_MS: "100",
+    // Facebook and Pinterest only: the other networks' budgets are their own (each network is refreshed
+    // within its own share).
+    SHARECOUNT_V2_NETWORKS: "none",
   });
 });
 afterAll(() => svc?.close());

@@ -32,8 +32,8 @@ function fakeNetworks(calls: Map<string, number>, hang = false) {
     async refresh(url: string): Promise<RefreshResult> {
       calls.set(url, (calls.get(url) ?? 0) + 1);
       if (hang) await new Promise(() => {});
-      const facebook = { total_count: 10, comment_count: 1, reaction_count: 4, share_count: 5, comment_plugin_count: 0, og_object: null };
-      return { counts: { Facebook: facebook, Pinterest: 3 }, fetchedAt: 0, called: 2 };
+      const facebook = { total_count: 10, comment_count: 1, reaction_count: 4, share_count: 5, comment_plugin_count: 0 };
+      return { values: { Facebook: facebook, Pinterest: 3 }, fetchedAt: 0, called: 2 };
     },
   };
 }

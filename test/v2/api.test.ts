@@ -2,6 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../support/processes.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
+type Networks = Record<string, Record<string, number | string | null> | undefined>;
+
+/** What `total` sums: each network's headline number (the README's rule). */
+function headlineSum(n: Networks): number {
+  const v = (network: string, ...fields: string[]) => fields.reduce((sum, f) => sum + Number(n[network]?.[f] ?? 0), 0);
+  return (
+    v("facebook", "total_count") +
+    v("pinterest", "count") +
+    v("reddit", "score", "comments") +
+    v("hackernews", "points", "comments") +
+    v("bluesky", "likes", "reposts", "replies", "quotes") +
+    v("vk", "count") +
+    v("ok", "count") +
+    v("tumblr", "notes")
+  );
+}
+
 /** API v2 end to end on the real service (its store, count service and scheduler), networks in the sandbox. */
 let svc: TestService;
 let seq = 0;
@@ -107,7 +124,9 @@ describe("tracked URLs", () => {
     expect(list.data.map((row: { url: string }) => row.url)).toEqual(urls);
     for (const row of list.data) {
       expect(row.networks.facebook.status).toBe("ok");
-      expect(row.total).toBe(row.networks.facebook.total_count + row.networks.pinterest.count);
+      // Every network the service asks is recorded (the sandbox's twins answer for all eight).
+      expect(Object.values(row.networks).map((n) => (n as { status: string }).status)).toEqual(Array(8).fill("ok"));
+      expect(row.total).toBe(headlineSum(row.networks));
       expect(row.change_7d).toBeNull();
       expect(Date.parse(row.next_refresh_at) - Date.parse(row.last_refreshed_at)).toBe(3_600_000);
     }
@@ -199,8 +218,13 @@ describe("GET /v2/history", () => {
     const csv = await svc.get(`/v2/history.csv?url=${encodeURIComponent(url)}`, bearer(apiKey));
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     const lines = (await csv.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("t,facebook_total_count,facebook_comment_count,facebook_reaction_count,facebook_share_count,facebook_comment_plugin_count,pinterest_count");
-    expect(lines[1]).toContain(`,${counted.Pinterest}`);
+    expect(lines[0]).toBe(
+      "t,facebook_total_count,facebook_comment_count,facebook_reaction_count,facebook_share_count,facebook_comment_plugin_count,pinterest_count," +
+        "reddit_score,reddit_comments,reddit_posts,hackernews_points,hackernews_comments,hackernews_stories," +
+        "bluesky_likes,bluesky_reposts,bluesky_replies,bluesky_quotes,bluesky_posts,vk_count,ok_count,tumblr_notes",
+    );
+    // A v1 query asks Facebook and Pinterest only: the other networks' cells are empty, never 0.
+    expect(lines[1]).toMatch(new RegExp(`,${counted.Pinterest},{14}$`));
 
     const denied = await svc.get(`/v2/history?url=${encodeURIComponent(url)}`, bearer(other.apiKey));
     expect([denied.status, (await denied.json()).Type]).toEqual([404, "not_found"]);
@@ -265,6 +289,7 @@ describe("a tracked URL's aliases and variants", () => {
     // 10 (the folded pair, once) + 1 + 0 + 100; Pinterest 1 × 4 + 7.
     expect(detail.networks.facebook.total_count).toBe(111);
     expect(detail.networks.pinterest.count).toBe(11);
-    expect(detail.total).toBe(122);
+    expect(detail.total).toBe(headlineSum(detail.networks));
+    expect(detail.total - headlineSum({ ...detail.networks, facebook: undefined, pinterest: undefined })).toBe(122);
   });
 });

@@ -1,4 +1,4 @@
-import type { AccountContext, AccountReads, PlanLimits } from "../accounts.ts";
+import { networkListOf, type AccountContext, type AccountReads, type PlanLimits } from "../accounts.ts";
 import { AccountsListener } from "./accounts-listener.ts";
 import type { Sql } from "./pool.ts";
 
@@ -13,12 +13,13 @@ interface PlanRow {
 interface AccountRow extends PlanRow {
   id: string;
   whitelist_enabled: boolean;
+  networks: string | null;
   domains: string[];
 }
 
 const SQL = {
   byKeyHash: `
-    SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled,
+    SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled, a.networks,
            ARRAY(SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain) AS domains
     FROM account a JOIN plan p ON p.name = a.plan_name
     WHERE a.api_key_hash = $1`,
@@ -52,7 +53,12 @@ export function postgresAccounts(databaseUrl: string, sql: Sql): AccountReads & 
     async byKeyHash(keyHash): Promise<AccountContext | null> {
       const row = (await sql.query<AccountRow>("accountByKeyHash", SQL.byKeyHash, [keyHash])).rows[0];
       if (!row) return null;
-      return { id: row.id, plan: toPlan(row), whitelist: { enabled: row.whitelist_enabled, domains: row.domains } };
+      return {
+        id: row.id,
+        plan: toPlan(row),
+        whitelist: { enabled: row.whitelist_enabled, domains: row.domains },
+        networks: networkListOf(row.networks),
+      };
     },
     async plan(accountId) {
       const row = (await sql.query<PlanRow>("accountPlan", SQL.plan, [accountId])).rows[0];

@@ -1,5 +1,4 @@
-import type { NetworkName } from "../../counts/values.ts";
-import { networkValueSchemas } from "../../counts/values.ts";
+import { networkSchemas, type NetworkKey } from "../../counts/all-networks.ts";
 import type { KnownCountStore } from "../counts.ts";
 import { perTick } from "../per-tick.ts";
 import { sortedBy, type Sql } from "./pool.ts";
@@ -15,7 +14,7 @@ const SQL = {
 
 interface Saved {
   url: string;
-  network: NetworkName;
+  network: NetworkKey;
   value: string;
   fetchedAt: number;
 }
@@ -35,7 +34,7 @@ export function postgresKnownCounts(sql: Sql): KnownCountStore {
     async get(url, network) {
       const row = (await sql.query<{ value: string; fetched_at: number }>("knownCount", SQL.get, [url, network])).rows[0];
       if (!row) return null;
-      const value = networkValueSchemas[network].safeParse(JSON.parse(row.value));
+      const value = networkSchemas[network].safeParse(JSON.parse(row.value));
       return value.success ? { value: value.data, fetchedAt: row.fetched_at } : null;
     },
     save(url, network, value, fetchedAt) {

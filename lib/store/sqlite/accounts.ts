@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import type { AccountContext, AccountReads, PlanLimits } from "../accounts.ts";
+import { networkListOf, type AccountContext, type AccountReads, type PlanLimits } from "../accounts.ts";
 
 interface PlanRow {
   plan_name: string;
@@ -13,6 +13,7 @@ interface PlanRow {
 interface AccountRow extends PlanRow {
   id: string;
   whitelist_enabled: number;
+  networks: string | null;
   domains: string;
 }
 
@@ -32,7 +33,7 @@ export function sqliteAccounts(db: Database.Database): AccountReads {
     // Prepared once: db.pragma() prepares a new statement on every call, which costs more than the lookup.
     dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),
     byKeyHash: db.prepare<[string], AccountRow>(`
-      SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled,
+      SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled, a.networks,
              (SELECT json_group_array(domain) FROM (SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain)) AS domains
       FROM account a JOIN plan p ON p.name = a.plan_name
       WHERE a.api_key_hash = ?`),
@@ -65,6 +66,7 @@ export function sqliteAccounts(db: Database.Database): AccountReads {
         id: row.id,
         plan: toPlan(row),
         whitelist: { enabled: row.whitelist_enabled === 1, domains: domainList.parse(JSON.parse(row.domains)) },
+        networks: networkListOf(row.networks),
       };
     },
     async plan(accountId) {

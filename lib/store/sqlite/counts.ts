@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { networkValueSchemas } from "../../counts/values.ts";
+import { networkSchemas, type NetworkKey } from "../../counts/all-networks.ts";
 import type { KnownCountStore } from "../counts.ts";
 
 export function sqliteKnownCounts(db: Database.Database): KnownCountStore {
@@ -15,7 +15,7 @@ export function sqliteKnownCounts(db: Database.Database): KnownCountStore {
     async get(url, network) {
       const row = statements.get.get(url, network);
       if (!row) return null;
-      const value = networkValueSchemas[network].safeParse(JSON.parse(row.value));
+      const value = networkSchemas[network].safeParse(JSON.parse(row.value));
       return value.success ? { value: value.data, fetchedAt: row.fetched_at } : null;
     },
     async save(url, network, value, fetchedAt) {

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MoreSandboxKnobs, MoreSandboxStats } from "../../service/sandbox/control.ts";
+import { sleep } from "../support/processes.ts";
+import { startTestService, type TestService } from "../support/service.ts";
+
+/**
+ * The networks beyond Facebook and Pinterest in API v2: `networks=` asks only the networks named (counted
+ * where the calls land, in the sandbox's stats), each network's status and stale-if-error, and
+ * `GET /v2/networks` after each fault of the twins.
+ */
+let svc: TestService;
+let apiKey: string;
+let email: string;
+let seq = 0;
+const fresh = () => `https://networks.example.com/post-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
+
+beforeAll(async () => {
+  // Tumblr is off; OK.ru times out quickly (its "hang" test); a cached answer is fresh for 1 s (the stale test).
+  svc = await startTestService({ SHARECOUNT_V2_NETWORKS: "reddit,hackernews,bluesky,vk,ok", OK_TIMEOUT_MS: "300", COUNT_CACHE_TTL_SECONDS: "1" });
+  ({ apiKey, email } = await svc.account("business"));
+});
+afterAll(() => svc?.close());
+
+const counts = (url: string, networks?: string) =>
+  svc.get(`/v2/counts?url=${encodeURIComponent(url)}${networks ? `&networks=${networks}` : ""}`, { headers: { authorization: `Bearer ${apiKey}` } });
+const moreStats = async () => (await (await fetch(`${svc.sandboxOrigin}/__sandbox/more/stats`)).json()) as MoreSandboxStats;
+const moreKnobs = async (knobs: { [N in keyof MoreSandboxKnobs]?: Partial<MoreSandboxKnobs[N]> }) => {
+  const res = await fetch(`${svc.sandboxOrigin}/__sandbox/more/knobs`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(knobs) });
+  expect(res.status).toBe(200);
+};
+type Health = { network: string; state: string; retry_at: string | null; last_success_at: string | null; errors_last_hour: number; calls_last_hour: number; enabled: boolean; budget: { per_hour: number | null; used_last_hour: number } };
+const health = async (network: string): Promise<Health> => {
+  const res = await svc.get("/v2/networks", { headers: { authorization: `Bearer ${apiKey}` } });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { networks: Health[] };
+  return body.networks.find((n) => n.network === network)!;
+};
+
+describe("networks= on /v2/counts", () => {
+  it("asks only the networks named, answers only those, and serves them from the cache after", async () => {
+    await svc.resetSandbox();
+    const url = fresh();
+    const res = await counts(url, "reddit,hackernews");
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(Object.keys(body.networks)).toEqual(["reddit", "hackernews"]);
+    expect(body.networks.reddit).toEqual({ status: "ok", score: expect.any(Number), comments: expect.any(Number), posts: expect.any(Number) });
+    expect(body.networks.hackernews).toEqual({ status: "ok", points: expect.any(Number), comments: expect.any(Number), stories: expect.any(Number) });
+
+    const v1 = await svc.stats();
+    expect([v1.facebook.calls, v1.pinterest.calls]).toEqual([0, 0]);
+    const more = await moreStats();
+    expect([more.reddit.calls, more.hackernews.calls, more.bluesky.calls, more.vk.calls, more.ok.calls, more.tumblr.calls]).toEqual([1, 1, 0, 0, 0, 0]);
+
+    // Facebook alone: Pinterest is not asked.
+    expect(Object.keys((await (await counts(url, "facebook")).json()).networks)).toEqual(["facebook"]);
+    const after = await svc.stats();
+    expect([after.facebook.calls, after.pinterest.calls]).toEqual([1, 0]);
+
+    // v1 asks Facebook and Pinterest only, as it always did.
+    await svc.get(`/v1.1/?url=${encodeURIComponent(fresh())}&apikey=${apiKey}`);
+    expect((await moreStats()).reddit.calls).toBe(1);
+    expect(Object.values(await moreStats()).reduce((sum, twin) => sum + twin.calls, 0)).toBe(2);
+  });
+
+  it("asks the networks the account shows when none are named, and refuses networks this service does not ask", async () => {
+    await svc.resetSandbox();
+    const all = await (await counts(fresh())).json();
+    expect(Object.keys(all.networks)).toEqual(["facebook", "pinterest", "reddit", "hackernews", "bluesky", "vk", "ok"]);
+    expect(Object.values(all.networks).map((n) => (n as { status: string }).status)).toEqual(Array(7).fill("ok"));
+
+    await svc.prisma.account.update({ where: { email }, data: { networks: "vk,ok" } });
+    await expect.poll(async () => Object.keys((await (await counts(fresh())).json()).networks), { timeout: 5000 }).toEqual(["vk", "ok"]);
+    await svc.prisma.account.update({ where: { email }, data: { networks: null } });
+
+    const off = await counts(fresh(), "reddit,tumblr");
+    expect(off.status).toBe(400);
+    expect(await off.json()).toEqual({ Type: "invalid_parameter", Error: expect.stringContaining("does not ask tumblr") });
+    const unknown = await counts(fresh(), "myspace");
+    expect([unknown.status, (await unknown.json()).Type]).toEqual([400, "invalid_parameter"]);
+  });
+
+  it("answers a failed network's last known values as stale, with their age, never 0", async () => {
+    await moreKnobs({ hackernews: { mode: "ok" } });
+    const url = fresh();
+    const first = (await (await counts(url, "hackernews")).json()).networks.hackernews;
+    expect(first.status).toBe("ok");
+    await moreKnobs({ hackernews: { mode: "fail" } });
+    await sleep(1100);
+    const second = (await (await counts(url, "hackernews")).json()).networks.hackernews;
+    expect(second).toEqual({ ...first, status: "stale", age_seconds: expect.any(Number) });
+    expect(second.age_seconds).toBeGreaterThanOrEqual(1);
+
+    const never = (await (await counts(fresh(), "hackernews")).json()).networks.hackernews;
+    expect(never).toEqual({ status: "unavailable", points: null, comments: null, stories: null });
+    await moreKnobs({ hackernews: { mode: "ok" } });
+  });
+});
+
+describe("GET /v2/networks", () => {
+  it("lists every network with its state, budget and last hour", async () => {
+    const res = await svc.get(`/v2/networks?apikey=${apiKey}`);
+    const body = await res.json();
+    expect(body.networks.map((n: Health) => n.network)).toEqual(["facebook", "pinterest", "reddit", "hackernews", "bluesky", "vk", "ok", "tumblr"]);
+    expect(await health("tumblr")).toMatchObject({ enabled: false, state: "disabled", calls_last_hour: 0 });
+    const reddit = await health("reddit");
+    expect(reddit).toMatchObject({ enabled: true, state: "ok", errors_last_hour: 0, budget: { per_hour: 600 } });
+    expect(reddit.calls_last_hour).toBeGreaterThanOrEqual(1);
+    expect(reddit.budget.used_last_hour).toBe(reddit.calls_last_hour);
+    expect(Date.parse(reddit.last_success_at!)).toBeGreaterThan(Date.now() - 60_000);
+    expect((await svc.get("/v2/networks")).status).toBe(401);
+  });
+
+  it("says throttled until the network's Retry-After, and asks it no more meanwhile", async () => {
+    await moreKnobs({ reddit: { mode: "throttle", retryAfterSeconds: 120 } });
+    const before = (await moreStats()).reddit.calls;
+    expect((await (await counts(fresh(), "reddit")).json()).networks.reddit.status).toBe("unavailable");
+    const reddit = await health("reddit");
+    expect(reddit.state).toBe("throttled");
+    const wait = Date.parse(reddit.retry_at!) - Date.now();
+    expect(wait).toBeGreaterThan(100_000);
+    expect(wait).toBeLessThanOrEqual(120_000);
+    expect(reddit.errors_last_hour).toBe(1);
+
+    await counts(fresh(), "reddit");
+    expect((await moreStats()).reddit.calls).toBe(before + 1);
+  });
+
+  it("backs off 30 s after a 429 without Retry-After", async () => {
+    await moreKnobs({ vk: { mode: "429" } });
+    await counts(fresh(), "vk");
+    const vk = await health("vk");
+    expect(vk.state).toBe("throttled");
+    const wait = Date.parse(vk.retry_at!) - Date.now();
+    expect(wait).toBeGreaterThan(20_000);
+    expect(wait).toBeLessThanOrEqual(30_000);
+  });
+
+  it("says unavailable after a failure, garbage or a timeout, and ok again after a good answer", async () => {
+    for (const mode of ["fail", "garbage"] as const) {
+      await moreKnobs({ hackernews: { mode } });
+      const before = (await health("hackernews")).errors_last_hour;
+      await counts(fresh(), "hackernews");
+      const hn = await health("hackernews");
+      expect([mode, hn.state, hn.errors_last_hour]).toEqual([mode, "unavailable", before + 1]);
+    }
+    await moreKnobs({ hackernews: { mode: "ok" } });
+    await counts(fresh(), "hackernews");
+    expect((await health("hackernews")).state).toBe("ok");
+
+    await moreKnobs({ ok: { mode: "hang" } });
+    const answer = (await (await counts(fresh(), "ok")).json()).networks.ok;
+    expect(answer).toEqual({ status: "unavailable", count: null });
+    expect(await health("ok")).toMatchObject({ state: "unavailable", errors_last_hour: 1 });
+    await moreKnobs({ ok: { mode: "ok" } });
+  });
+
+  it("says credentials_rejected when Bluesky refuses the session", async () => {
+    await moreKnobs({ bluesky: { mode: "reject-credentials" } });
+    const answer = (await (await counts(fresh(), "bluesky")).json()).networks.bluesky;
+    expect(answer.status).toBe("unavailable");
+    expect((await health("bluesky")).state).toBe("credentials_rejected");
+  });
+});
