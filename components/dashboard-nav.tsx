@@ -9,6 +9,7 @@ const LINKS = [
   { href: "/dashboard/usage", label: "Usage" },
   { href: "/dashboard/whitelist", label: "Whitelist" },
   { href: "/dashboard/bulk", label: "Bulk" },
+  { href: "/dashboard/networks", label: "Networks" },
   { href: "/dashboard/settings", label: "Settings" },
   { href: "/dashboard/api", label: "API reference" },
 ];

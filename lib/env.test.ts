@@ -196,3 +196,34 @@ describe("tracked URLs and history", () => {
     expect(envError({ SITEMAP_ALLOW_PRIVATE_HOSTS: "yes" })).toMatch(/SITEMAP_ALLOW_PRIVATE_HOSTS/);
   });
 });
+
+describe("SHARECOUNT_V2_NETWORKS", () => {
+  const live = { FACEBOOK_ACCESS_TOKEN: "1|x" };
+
+  it("is every network on the sandbox, and in live mode every one needing no credentials, plus Bluesky once its credentials are set", () => {
+    expect(parseEnv({}).SHARECOUNT_V2_NETWORKS).toEqual(["reddit", "hackernews", "bluesky", "vk", "ok", "tumblr"]);
+    expect(parseEnv(live).SHARECOUNT_V2_NETWORKS).toEqual(["reddit", "hackernews", "vk", "ok", "tumblr"]);
+    expect(parseEnv({ ...live, BLUESKY_IDENTIFIER: "me.bsky.social", BLUESKY_APP_PASSWORD: "abcd-efgh" }).SHARECOUNT_V2_NETWORKS).toContain("bluesky");
+  });
+
+  it("takes a list (any case, repeats merged) or none, with the real networks' addresses by default", () => {
+    const env = parseEnv({ SHARECOUNT_V2_NETWORKS: " Reddit,vk,reddit " });
+    expect(env.SHARECOUNT_V2_NETWORKS).toEqual(["reddit", "vk"]);
+    expect(parseEnv({ SHARECOUNT_V2_NETWORKS: "none" }).SHARECOUNT_V2_NETWORKS).toEqual([]);
+    expect([env.REDDIT_URL, env.HACKERNEWS_URL, env.BLUESKY_URL, env.VK_URL, env.OK_URL, env.TUMBLR_URL]).toEqual([
+      "https://www.reddit.com",
+      "https://hn.algolia.com/api/v1",
+      "https://bsky.social/xrpc",
+      "https://vk.com",
+      "https://connect.ok.ru",
+      "https://api.tumblr.com",
+    ]);
+  });
+
+  it("refuses unknown networks, Bluesky without credentials when live, and half of Reddit's OAuth pair", () => {
+    expect(envError({ SHARECOUNT_V2_NETWORKS: "reddit,myspace,facebook" })).toMatch(/SHARECOUNT_V2_NETWORKS: .*unknown: myspace, facebook/);
+    expect(envError({ ...live, SHARECOUNT_V2_NETWORKS: "bluesky" })).toMatch(/SHARECOUNT_V2_NETWORKS: names bluesky, which needs BLUESKY_IDENTIFIER/);
+    expect(envError({ REDDIT_CLIENT_ID: "id" })).toMatch(/REDDIT_CLIENT_SECRET: REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET go together/);
+    expect(envError({ REDDIT_TIMEOUT_MS: "10" })).toMatch(/REDDIT_TIMEOUT_MS/);
+  });
+});

@@ -17,6 +17,7 @@ import { useOverview } from "@/dashboard/client/hooks/use-overview";
 import { ApiKeyCard } from "./api-key-card";
 import { LeadersCards } from "./leaders-card";
 import { LookupCard } from "./lookup-card";
+import { NetworkIncidents } from "./network-incidents";
 
 export function OverviewClient({ initialOverview }: { initialOverview: Overview | undefined }) {
   const overview = useOverview(initialOverview);
@@ -29,6 +30,7 @@ export function OverviewClient({ initialOverview }: { initialOverview: Overview 
             <PlanCard plan={overview.data.plan} />
             <StatusCard status={overview.data.status} />
           </div>
+          <NetworkIncidents />
           <QuotaCard quota={overview.data.quota} />
           <ApiKeyCard apiKeyMask={overview.data.apiKeyMask} />
         </>

@@ -1,4 +1,10 @@
+import type { z } from "zod";
 import type { CountObject, Quota } from "./api-schemas.ts";
+import type { NetworkId } from "../../lib/counts/all-networks.ts";
+import type { countsAnswerSchema, networkHealthSchema } from "../../lib/v2/schemas.ts";
+
+export type NetworkHealth = z.infer<typeof networkHealthSchema>;
+export type CountsAnswer = z.infer<typeof countsAnswerSchema>;
 
 /** What the dashboard's routes answer the pages (bulk answers: bulk/types.ts). */
 
@@ -29,4 +35,18 @@ export interface Leader {
 export interface Leaders {
   mostShared: Leader[];
   topMovers: Leader[];
+}
+
+/** Every network's health, and which the account shows (`chosen` null: every network the service asks). */
+export interface NetworksView {
+  networks: NetworkHealth[];
+  chosen: NetworkId[] | null;
+  shown: NetworkId[];
+}
+
+/** A URL looked up through API v2: each network the account shows, with its status. */
+export interface NetworksLookupAnswer {
+  answer: CountsAnswer;
+  sandbox: boolean;
+  quotaRemaining: number | null;
 }

@@ -13,6 +13,8 @@ import {
 } from "../client/api-schemas.ts";
 import {
   aliasesAnswerSchema,
+  countsAnswerSchema,
+  networksAnswerSchema,
   historyAnswerSchema,
   importAnswerSchema,
   importQueuedSchema,
@@ -101,6 +103,18 @@ export class ShareCountApi {
       sandbox: response.headers.get("x-sharecount-sandbox") === "true",
       quotaRemaining: remaining === null ? null : Number(remaining),
     };
+  }
+
+  /** API v2's counts of the networks named (every one the account shows when none are). */
+  async lookupNetworks(url: string, networks?: readonly string[]) {
+    const named = networks && networks.length > 0 ? `&networks=${networks.join(",")}` : "";
+    const { body, response } = await this.call(countsAnswerSchema, `/v2/counts?url=${encodeURIComponent(url)}${named}`);
+    const remaining = response.headers.get("x-quota-remaining");
+    return { answer: body, sandbox: response.headers.get("x-sharecount-sandbox") === "1", quotaRemaining: remaining === null ? null : Number(remaining) };
+  }
+
+  async networks() {
+    return (await this.call(networksAnswerSchema, "/v2/networks")).body.networks;
   }
 
   async submitBulk(urls: string[]) {

@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import { Accounts } from "../../lib/accounts/accounts.ts";
 import { Sessions } from "../../lib/sessions/sessions.ts";
 import { TrackingSettings } from "../../lib/accounts/tracking-settings.ts";
+import { NetworkSettings } from "../../lib/accounts/network-settings.ts";
 import { createPrisma, pingDatabase, type PrismaClient } from "../../lib/db/prisma.ts";
 import { parseEnv, type Env } from "../../lib/env.ts";
 import { connectRedis } from "../../lib/redis/redis.ts";
@@ -20,6 +21,7 @@ export interface DashboardContext {
   /** The tables the API also uses (bulk jobs), through their owners. */
   store: Store;
   trackingSettings: TrackingSettings;
+  networkSettings: NetworkSettings;
   /** Signed-in browsers (Auth.js's database sessions). */
   sessions: Sessions;
   /** Resolves while the database answers: the health check. */
@@ -50,6 +52,7 @@ export function dashboard(): DashboardContext {
       store,
       sessions: new Sessions(prisma, clock),
       trackingSettings: new TrackingSettings(prisma),
+      networkSettings: new NetworkSettings(prisma),
       ping: () => pingDatabase(prisma),
       authSecret: deriveKey(secret, "auth.js").toString("hex"),
       apiUrl: env.SHARECOUNT_API_URL ?? `http://127.0.0.1:${env.PORT}`,

@@ -28,14 +28,11 @@ export const facebookV2Schema = z
 
 export const pinterestV2Schema = z.object({ status, age_seconds: ageSeconds, count: nullableCount }).meta({ id: "PinterestCounts" });
 
-const networkV2 = (id: string, description: string, fields: Record<string, string>) =>
-  z
-    .object({
-      status,
-      age_seconds: ageSeconds,
-      ...Object.fromEntries(Object.entries(fields).map(([name, about]) => [name, nullableCount.meta({ description: about })])),
-    })
-    .meta({ id, description });
+function networkV2<F extends string>(id: string, description: string, fields: Record<F, string>) {
+  const counts = {} as Record<F, typeof nullableCount>;
+  for (const [name, about] of Object.entries(fields) as [F, string][]) counts[name] = nullableCount.meta({ description: about });
+  return z.object({ status, age_seconds: ageSeconds, ...counts }).meta({ id, description });
+}
 
 export const redditV2Schema = networkV2("RedditCounts", "Summed over the URL's Reddit submissions; none is a real 0", {
   score: "Upvotes less downvotes, summed",

@@ -133,6 +133,46 @@ describe("NetworkGuard in memory", () => {
 });
 
 /** The same through the count service, against the sandbox upstream, as the API and bulk workers use it. */
+describe("Retry-After, per-minute budgets and health", () => {
+  const tooMany = (retryAfterMs?: number) => ({ ok: false, failure: "throttled", detail: "HTTP 429", retryAfterMs }) as const;
+
+  it("pauses as long as the network's Retry-After says (up to an hour), and says so in its health", async () => {
+    const { guard, clock, lines } = memoryGuard();
+    await guard.record(ticketOf(await guard.admit("https://example.com/a")), tooMany(120_000));
+    expect(lines).toEqual([{ event: "network_state", network: "facebook", state: "throttled", until: new Date(START + 120_000).toISOString(), pause_seconds: 120, detail: "HTTP 429" }]);
+    expect(await guard.health()).toMatchObject({ state: "throttled", retryAt: START + 120_000, errorsLastHour: 1, callsLastHour: 1 });
+    clock.now = START + 120_000;
+    await guard.record(ticketOf(await guard.admit("https://example.com/probe")), tooMany(86_400_000));
+    expect(lines.at(-1)).toMatchObject({ state: "throttled", until: new Date(START + 120_000 + 3_600_000).toISOString(), pause_seconds: 3600 });
+    clock.now = START + 120_000 + 3_600_000;
+    await guard.record(ticketOf(await guard.admit("https://example.com/probe")), { ok: true });
+    expect(await guard.health()).toMatchObject({ state: "ok", retryAt: null, lastSuccessAt: clock.now });
+  });
+
+  it("says unavailable after a failed answer, credentials_rejected after a refusal, and ok after a good answer", async () => {
+    const { guard } = memoryGuard();
+    expect(await guard.health()).toMatchObject({ state: "ok", lastSuccessAt: null, errorsLastHour: 0, budgetPerHour: null });
+    await guard.record(ticketOf(await guard.admit("https://example.com/a")), { ok: false, failure: "timeout" });
+    expect((await guard.health()).state).toBe("unavailable");
+    await guard.record(ticketOf(await guard.admit("https://example.com/b")), { ok: false, failure: "unreported" });
+    expect(await guard.health()).toMatchObject({ state: "ok", errorsLastHour: 1, callsLastHour: 2 });
+    await guard.record(ticketOf(await guard.admit("https://example.com/c")), { ok: false, failure: "rejected" });
+    expect((await guard.health()).state).toBe("credentials_rejected");
+    await guard.record(ticketOf(await guard.admit("https://example.com/d")), { ok: true });
+    expect((await guard.health()).state).toBe("ok");
+  });
+
+  it("keeps a per-minute budget, reported per hour, and says throttled until it opens again", async () => {
+    const guard = new NetworkGuard({ kind: "memory" }, { network: "reddit", appPerMinute: 3, refreshShare: 0.5 });
+    for (let i = 0; i < 3; i++) expect((await guard.admit(`https://example.com/${i}`)).refusal).toBeNull();
+    expect((await guard.admit("https://example.com/4")).refusal).toBe("app-wide budget for this minute used up");
+    const health = await guard.health();
+    expect(health).toMatchObject({ state: "throttled", budgetPerHour: 180 });
+    expect(health.retryAt! - Date.now()).toBeLessThanOrEqual(60_000);
+    expect(await guard.refreshesLeft()).toBe(90);
+  });
+});
+
 describe("the count service with a throttling Facebook", () => {
   let sandbox: Sandbox;
   let database: { url: string; dir: string };

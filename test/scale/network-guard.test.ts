@@ -46,6 +46,16 @@ describe("NetworkGuard on Redis", () => {
     return { clock, a: guard(redisA, linesA), b: guard(redisB, linesB), linesA, linesB };
   }
 
+  it("pauses every process as long as the network's Retry-After says, and both report the same health", async () => {
+    const { clock, a, b } = processes("retry-after");
+    await a.record(ticketOf(await a.admit("https://example.com/a")), { ok: false, failure: "throttled", retryAfterMs: 90_000 });
+    expect((await b.admit("https://example.com/b")).refusal).toBe("backing off after throttling for 90 s");
+    expect(await b.health()).toMatchObject({ state: "throttled", retryAt: START + 90_000, errorsLastHour: 1, callsLastHour: 1 });
+    clock.now = START + 90_000;
+    await b.record(ticketOf(await b.admit("https://example.com/probe")), { ok: true });
+    expect(await a.health()).toMatchObject({ state: "ok", retryAt: null, lastSuccessAt: START + 90_000, callsLastHour: 2 });
+  });
+
   it("shares the per-URL and app-wide budgets between processes", async () => {
     const options = { network: "facebook", perUrlPerHour: 3, appPerHour: 5 };
     const a = new NetworkGuard({ kind: "redis", redis: redisA, prefix: `${prefix}:budgets` }, options);

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MoreSandboxKnobs, MoreSandboxStats } from "../../service/sandbox/control.ts";
 import { sleep } from "../support/processes.ts";
-import { startTestService, type TestService } from "../support/service.ts";
+import { startTestService, TEST_STACK, type TestService } from "../support/service.ts";
+import { apiListener } from "../../service/http/api-listener.ts";
+import { createHttpServer } from "../../service/http/front-door.ts";
+import { startRuntime } from "../../service/wiring.ts";
+import type { AddressInfo } from "node:net";
 
 /**
  * The networks beyond Facebook and Pinterest in API v2: `networks=` asks only the networks named (counted
@@ -124,6 +128,21 @@ describe("GET /v2/networks", () => {
 
     await counts(fresh(), "reddit");
     expect((await moreStats()).reddit.calls).toBe(before + 1);
+  });
+
+  it.runIf(TEST_STACK === "scale")("is the same from every process sharing Redis: another API process reports the throttle it never saw", async () => {
+    const other = await startRuntime(svc.env, { worker: false });
+    const server = createHttpServer(apiListener(other.routes));
+    try {
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v2/networks?apikey=${apiKey}`);
+      const reddit = ((await res.json()) as { networks: Health[] }).networks.find((n) => n.network === "reddit")!;
+      expect(reddit).toMatchObject({ state: "throttled", errors_last_hour: 1, retry_at: (await health("reddit")).retry_at });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await other.close();
+    }
   });
 
   it("backs off 30 s after a 429 without Retry-After", async () => {

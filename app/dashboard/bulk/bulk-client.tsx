@@ -5,6 +5,8 @@ import { useBulkJobs } from "@/dashboard/client/hooks/use-bulk-jobs";
 import { JobHistory } from "./job-history";
 import { UpgradeNotice } from "./upgrade-notice";
 import { UploadForm } from "./upload-form";
+import { BULK_NETWORKS } from "@/dashboard/client/bulk/types";
+import { NetworkBanner } from "../network-banner";
 
 export function BulkClient({ initialOverview }: { initialOverview: BulkOverview }) {
   const { data: overview, error, refetch } = useBulkJobs(initialOverview);
@@ -14,6 +16,7 @@ export function BulkClient({ initialOverview }: { initialOverview: BulkOverview 
         <h1 className="text-xl font-semibold">Bulk</h1>
         <p className="text-sm text-slate-600">Count thousands of URLs in one job, then download the results as CSV or JSON.</p>
       </div>
+      <NetworkBanner relied={BULK_NETWORKS} />
       {overview.plan.bulkBatchLimit > 0 ? (
         <UploadForm overview={overview} />
       ) : (

@@ -11,6 +11,7 @@ import { useChangePassword } from "@/dashboard/client/hooks/use-password";
 import { useSessions, useSignOutSessions } from "@/dashboard/client/hooks/use-sessions";
 import type { TrackingSettings } from "@/dashboard/client/hooks/use-tracking-settings";
 import { TrackingCard } from "./tracking-card";
+import { NetworksCard } from "./networks-card";
 
 interface Props {
   initialSessions: SessionSummary[];
@@ -23,6 +24,7 @@ export function SettingsClient({ initialSessions, hasPassword, tracking, serverN
   return (
     <div className="space-y-6">
       <h1 className="text-xl font-semibold">Settings</h1>
+      <NetworksCard />
       <TrackingCard initial={tracking} />
       <PasswordCard hasPassword={hasPassword} />
       <SessionsCard initialSessions={initialSessions} serverNow={serverNow} />

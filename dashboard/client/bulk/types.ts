@@ -3,6 +3,9 @@ import type { BulkResultRow } from "./results.ts";
 
 /** What the dashboard's bulk routes answer (shared by the routes, the pages and the hooks). */
 
+/** Bulk jobs go through API v1, which asks Facebook and Pinterest only. */
+export const BULK_NETWORKS = ["facebook", "pinterest"] as const;
+
 /** A job of this account, from the database. Times are epoch milliseconds. */
 export interface BulkJobSummary {
   id: string;

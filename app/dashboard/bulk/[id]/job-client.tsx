@@ -5,10 +5,11 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { resultsCsv, resultsJson, type BulkResultRow } from "@/dashboard/client/bulk/results";
-import type { BulkJobSummary } from "@/dashboard/client/bulk/types";
+import { BULK_NETWORKS, type BulkJobSummary } from "@/dashboard/client/bulk/types";
 import { isMissingJob, useBulkJob } from "@/dashboard/client/hooks/use-bulk-jobs";
 import { LocalTime } from "../local-time";
 import { formatCount, JobStatus, ProgressBar, type JobProgress } from "../progress";
+import { NetworkBanner } from "../../network-banner";
 import { NoSuchJob } from "./no-such-job";
 import { ResultsTable } from "./results-table";
 
@@ -44,6 +45,7 @@ export function JobClient({ job }: { job: BulkJobSummary }) {
           </span>
         </p>
       </div>
+      <NetworkBanner relied={BULK_NETWORKS} />
 
       <Card title="Progress">
         <ProgressBar job={progress} label="Job progress" className="h-3" />

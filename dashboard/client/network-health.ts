@@ -1,0 +1,30 @@
+import type { NetworkId } from "@/lib/counts/all-networks";
+import type { NetworkHealth, NetworksView } from "./answers.ts";
+import { formatDuration } from "./format.ts";
+
+/** A network's state in plain words, for people wondering why a count is missing or old. */
+export function describeHealth(entry: NetworkHealth, now: number): string {
+  switch (entry.state) {
+    case "ok":
+      return "Working: counts are fresh.";
+    case "disabled":
+      return "Not asked by this service.";
+    case "credentials_rejected":
+      return `${entry.name} refuses this service's credentials: its counts stay at their last known values until an operator fixes them.`;
+    case "unavailable":
+      return `${entry.name}'s last answer was an error: counts show their last known values, or "not reported".`;
+    case "throttled": {
+      const wait = entry.retry_at ? Date.parse(entry.retry_at) - now : 0;
+      const when = wait > 1000 ? `in ${formatDuration(wait)}` : "any moment now";
+      return `Paused: ${entry.name} asked us to slow down, or this service's budget for it is used up. It is asked again ${when}; until then its counts show their last known values.`;
+    }
+  }
+}
+
+/** Networks in trouble that people should hear about without looking: throttled, or refusing credentials. */
+export const incidents = (view: NetworksView): NetworkHealth[] =>
+  view.networks.filter((n) => n.state === "throttled" || n.state === "credentials_rejected");
+
+/** The networks a page relies on (those the account shows) that give no fresh counts now. */
+export const downNetworks = (view: NetworksView, relied: readonly NetworkId[] = view.shown): NetworkHealth[] =>
+  view.networks.filter((n) => relied.includes(n.network) && n.state !== "ok" && n.state !== "disabled");

@@ -1,0 +1,49 @@
+import { E2E_SANDBOX_URL } from "./env";
+import { api, expect, test } from "./fixtures";
+
+/**
+ * The Networks panel: every network's state in plain words, and a network the sandbox throttles shown as
+ * paused, on the panel and as an incident line on the overview. Tumblr is the network throttled: no other
+ * spec asserts on its counts.
+ */
+
+async function tumblrKnobs(knobs: { mode: string; retryAfterSeconds?: number }) {
+  const response = await fetch(`${E2E_SANDBOX_URL}/__sandbox/more/knobs`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ tumblr: knobs }),
+  });
+  expect(response.status).toBe(200);
+}
+
+test("shows a network the sandbox throttles as paused, on the panel and on the overview", async ({ signedIn: page, account }) => {
+  await page.goto("/dashboard/networks");
+  await expect(page.getByRole("heading", { name: "Networks", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("network-list").locator("li")).toHaveCount(8);
+  await expect(page.getByTestId("network-reddit").getByTestId("network-state")).toHaveText("Working");
+
+  await tumblrKnobs({ mode: "throttle", retryAfterSeconds: 120 });
+  try {
+    const answer = await api(`/v2/counts?url=${encodeURIComponent(`https://networks-e2e.example.com/${Date.now()}`)}&networks=tumblr`, account.apiKey);
+    expect((answer.body as { networks: { tumblr: { status: string } } }).networks.tumblr.status).toBe("unavailable");
+
+    await page.reload();
+    const tumblr = page.getByTestId("network-tumblr");
+    await expect(tumblr.getByTestId("network-state")).toHaveText("Paused");
+    await expect(tumblr).toContainText(/asked again in (1|2) min/);
+    await expect(tumblr.getByTestId("network-figures")).toContainText(/Errors, last hour[1-9]/);
+    await page.screenshot({ path: test.info().outputPath("networks.png"), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: test.info().outputPath("networks-phone.png"), fullPage: true });
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto("/dashboard");
+    const incident = page.getByTestId("network-incident").filter({ hasText: "Tumblr" });
+    await expect(incident).toContainText("is paused");
+    await incident.getByRole("link", { name: "Network status" }).click();
+    await expect(page).toHaveURL(/\/dashboard\/networks$/);
+  } finally {
+    await tumblrKnobs({ mode: "ok" });
+  }
+});
