@@ -6,6 +6,7 @@ import type { BulkCountDeps } from "./bulk/count-bulk-url.ts";
 import { BulkQueue } from "./bulk/queue.ts";
 import { BulkQueueWorker } from "./bulk/queue-worker.ts";
 import { BulkWorker } from "./bulk/worker.ts";
+import { JobNetworks } from "./bulk/job-networks.ts";
 import { memoryCountCache, redisCountCache } from "./counts/cache.ts";
 import { CountService } from "./counts/count-service.ts";
 import { createFacebookAdapter } from "./networks/facebook.ts";
@@ -112,7 +113,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     },
   });
   const allGuards = [guards.Facebook, guards.Pinterest, ...Object.values(more).map((network) => network.guard)];
-  const countDeps = { store, counts, clock, quota, plans: new AccountCache<PlanLimits>(store.accounts, 10_000) };
+  const countDeps = { store, counts, clock, quota, plans: new AccountCache<PlanLimits>(store.accounts, 10_000), jobNetworks: new JobNetworks(store.bulk) };
   const bulk = env.REDIS_URL ? queueBulk(env, options, countDeps) : pollingBulk(env, options, countDeps);
   const scheduler =
     options.worker === false

@@ -1,5 +1,9 @@
+import { z } from "zod";
+import { isNetworkId, NETWORK_IDS } from "../counts/all-networks.ts";
 import { storedCountsSchema } from "../counts/values.ts";
-import type { BulkJob, BulkResult } from "./bulk.ts";
+import { observedValuesSchema } from "../history/observed.ts";
+import { networkListOf } from "./accounts.ts";
+import type { BulkJob, BulkResult, BulkUrlResult } from "./bulk.ts";
 
 /** The bulk tables' rows as both drivers read them (epoch-millisecond columns as numbers). */
 
@@ -11,6 +15,7 @@ export interface JobRow {
   created_at: number;
   completed_at: number | null;
   paused_until: number | null;
+  networks: string | null;
 }
 
 export const toJob = (row: JobRow): BulkJob => ({
@@ -21,10 +26,22 @@ export const toJob = (row: JobRow): BulkJob => ({
   createdAt: row.created_at,
   completedAt: row.completed_at,
   pausedUntil: row.paused_until,
+  networks: networkListOf(row.networks),
 });
 
-/** A counted URL, its stored JSON checked against the counts' schema. */
-export const toResult = (row: { url: string; result: string }): BulkResult => ({
-  url: row.url,
-  counts: storedCountsSchema.parse(JSON.parse(row.result)),
+/** A job's networks as stored (null: a v1 job). */
+export const networksColumn = (networks: readonly string[] | null | undefined) => (networks == null ? null : networks.filter(isNetworkId).join(","));
+
+const networksResultSchema = z.object({
+  networks: z.object({ values: observedValuesSchema, stale: z.partialRecord(z.enum(NETWORK_IDS), z.number().int().min(0)) }),
 });
+
+/** A URL's answer as stored: a v1 job's counts as they always were, a v2 job's under `networks`. */
+export const resultColumn = (result: BulkUrlResult): string => JSON.stringify("counts" in result ? result.counts : { networks: result.networks });
+
+/** A counted URL, its stored JSON checked against its schema. */
+export function toResult(row: { url: string; result: string }): BulkResult {
+  const stored: unknown = JSON.parse(row.result);
+  if (typeof stored === "object" && stored !== null && "networks" in stored) return { url: row.url, networks: networksResultSchema.parse(stored).networks };
+  return { url: row.url, counts: storedCountsSchema.parse(stored) };
+}

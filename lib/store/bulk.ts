@@ -1,4 +1,6 @@
+import type { NetworkId } from "../counts/all-networks.ts";
 import type { StoredCounts } from "../counts/values.ts";
+import type { ObservedValues } from "../history/observed.ts";
 
 /** Bulk jobs and their URLs: queued, counted once each, kept for the retention period. */
 
@@ -12,6 +14,8 @@ export interface BulkJob {
   completedAt: number | null;
   /** Set when the account ran out of quota; left in place once passed (see lib/bulk/job-state.ts). */
   pausedUntil: number | null;
+  /** An API v2 job: the networks it asks; null: a v1 job (Facebook and Pinterest). */
+  networks: NetworkId[] | null;
 }
 
 export interface ActiveBulkJob {
@@ -28,16 +32,28 @@ export interface QueuedBulkUrl {
   countUrl: string;
 }
 
-export interface BulkResult {
-  url: string;
-  counts: StoredCounts;
+/**
+ * A v2 job's answer for one URL: each asked network's values (a network absent from `values` did not
+ * report), and the age of those served stale.
+ */
+export interface NetworksResult {
+  values: ObservedValues;
+  stale: Partial<Record<NetworkId, number>>;
 }
+
+/** A counted URL's answer: a v1 job's counts, or a v2 job's networks. */
+export type BulkUrlResult = { counts: StoredCounts } | { networks: NetworksResult };
+
+export type BulkResult = { url: string } & BulkUrlResult;
 
 export type BulkCompletion = "completed" | "quota_exhausted" | "already_done";
 
 export interface BulkStore {
   /** Stores the job and its URLs in one transaction; answers the queued URLs, in submission order. */
-  create(job: { id: string; accountId: string; createdAt: number }, urls: { url: string; countUrl: string }[]): Promise<QueuedBulkUrl[]>;
+  create(
+    job: { id: string; accountId: string; createdAt: number; networks?: readonly NetworkId[] | null },
+    urls: { url: string; countUrl: string }[],
+  ): Promise<QueuedBulkUrl[]>;
   /**
    * Stores a job counted elsewhere (the demo account's), complete with its results, in one transaction;
    * its queries are not counted again.
@@ -48,6 +64,8 @@ export interface BulkStore {
   ): Promise<void>;
   /** Null when the job does not exist or belongs to another account. */
   job(id: string, accountId: string): Promise<BulkJob | null>;
+  /** The networks a job asks (null: a v1 job); undefined when the job is gone. */
+  networksOf(jobId: string): Promise<NetworkId[] | null | undefined>;
   /** The account's jobs, newest first. */
   jobsOf(accountId: string): Promise<BulkJob[]>;
   /** The job's counted URLs, in submission order. */
@@ -60,7 +78,7 @@ export interface BulkStore {
    * Counts the URL against the day's quota and stores its counts in one transaction: each URL is answered
    * and counted once, and nothing changes when the quota is used up.
    */
-  complete(item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, counts: StoredCounts, now: number): Promise<BulkCompletion>;
+  complete(item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, result: BulkUrlResult, now: number): Promise<BulkCompletion>;
   /** The account's unfinished jobs wait until `until`. */
   pause(accountId: string, until: number): Promise<void>;
   /** Unfinished jobs of the account, or of every account on the plan, stop waiting. */

@@ -233,6 +233,40 @@ export const historyAnswerSchema = z
   })
   .meta({ id: "History" });
 
+export const bulkBodySchema = z
+  .strictObject({
+    urls: z.array(z.string()).min(1, "urls must hold at least one URL").meta({ description: "The URLs to count, at most the plan's batch limit" }),
+    networks: z
+      .array(z.enum(NETWORK_IDS))
+      .min(1)
+      .optional()
+      .meta({ description: "The networks to ask for every URL (default: the networks the account shows)" }),
+  })
+  .meta({ id: "BulkRequest", description: "A bulk job of API v2: as v1's, with each URL answered in v2 network objects" });
+
+export const bulkSubmittedSchema = z.object({ count: count, bulk_id: z.string() }).meta({ id: "BulkSubmitted" });
+
+export const bulkQuerySchema = z.strictObject({
+  bulk_id: z.string().min(1),
+  apikey,
+  force: z.enum(["1"]).optional().meta({ description: "1: the results so far, before the job completes" }),
+});
+
+export const bulkAnswerSchema = z
+  .object({
+    data: z.union([z.record(z.string(), networksV2Schema), z.array(z.unknown()).max(0)]).meta({
+      description: "Each URL as submitted, with its networks; an empty array until the job completes (unless force=1)",
+    }),
+    _meta: z.object({
+      urls_completed: count,
+      urls_queued: count,
+      completed: z.boolean(),
+      bulk_id: z.string(),
+      paused_until: z.iso.datetime().optional().meta({ description: "The account's daily quota is used up: the job waits until then" }),
+    }),
+  })
+  .meta({ id: "BulkJob" });
+
 export const networkHealthSchema = z
   .object({
     network: z.enum(NETWORK_IDS),

@@ -5,6 +5,8 @@ import type { PlanLimits } from "../../lib/store/accounts.ts";
 import type { Store } from "../../lib/store/store.ts";
 import type { AccountCache } from "../accounts/account-cache.ts";
 import type { BulkStore, QueuedBulkUrl } from "../../lib/store/bulk.ts";
+import { networksResult } from "../v2/network-objects.ts";
+import type { JobNetworks } from "./job-networks.ts";
 
 export interface BulkCountDeps {
   store: Pick<Store, "accounts" | "usage" | "bulk">;
@@ -13,14 +15,16 @@ export interface BulkCountDeps {
   quota: QuotaCounter;
   /** Accounts' plans, read again whenever accounts or plans changed. */
   plans: AccountCache<PlanLimits>;
+  jobNetworks: JobNetworks;
 }
 
 /** `paused`: the account's quota is used up; its jobs wait, URLs still queued, until `until` (see pauseAccount). */
 export type BulkUrlOutcome = { kind: "done" } | { kind: "paused"; until: number } | { kind: "gone" };
 
 /**
- * Counts one queued bulk URL through the same count service (and cache) as single queries, and stores its
- * result and its quota count together, once, whichever worker gets there first.
+ * Counts one queued bulk URL through the same count service (and cache) as single queries (a v2 job asks
+ * only its networks), and stores its result and its quota count together, once, whichever worker gets
+ * there first.
  */
 export async function countBulkUrl(deps: BulkCountDeps, item: QueuedBulkUrl): Promise<BulkUrlOutcome> {
   const { store, counts, clock, quota, plans } = deps;
@@ -30,12 +34,14 @@ export async function countBulkUrl(deps: BulkCountDeps, item: QueuedBulkUrl): Pr
   const { day, resetsAt } = clock.today();
   const pause = (dailyQuota: number) => pauseAccount(store, item.accountId, day, dailyQuota, resetsAt);
   if ((await quota.used(item.accountId, day)) >= plan.dailyQuota) return pause(plan.dailyQuota);
-  const lookup = await counts.lookup(item.countUrl);
+  const networks = await deps.jobNetworks.of(item.jobId);
+  if (networks === undefined) return { kind: "gone" };
+  const result = networks === null ? { counts: (await counts.lookup(item.countUrl)).counts } : { networks: networksResult(await counts.lookupNetworks(item.countUrl, networks)) };
   // The plan may have changed while the networks were asked (a raised plan also unpauses the account's
   // jobs): complete against the plan as it is now, or a stale quota would pause the job until midnight.
   const current = await planOf();
   if (!current) return { kind: "gone" };
-  const outcome = await quota.completeBulkUrl(item, { day, dailyQuota: current.dailyQuota }, lookup.counts, Date.now());
+  const outcome = await quota.completeBulkUrl(item, { day, dailyQuota: current.dailyQuota }, result, Date.now());
   if (outcome === "quota_exhausted") return pause(current.dailyQuota);
   return { kind: "done" };
 }

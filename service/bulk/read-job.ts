@@ -1,6 +1,7 @@
 import { isComplete, pausedUntil } from "../../lib/bulk/job-state.ts";
 import type { AccountContext } from "../../lib/store/accounts.ts";
-import type { BulkJob, BulkResult } from "../../lib/store/bulk.ts";
+import type { BulkJob, BulkResult, BulkUrlResult } from "../../lib/store/bulk.ts";
+import type { StoredCounts } from "../../lib/counts/values.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { apiErrors } from "../http/errors.ts";
 
@@ -12,6 +13,13 @@ export interface JobReading {
   pausedUntil: number | null;
   /** Counted URLs, in submission order: all of them once complete; so far, when asked with `partial`. */
   results: BulkResult[];
+}
+
+/** A stored answer as v1 counts: a v2 job's Facebook and Pinterest values (null where not asked or not reported). */
+export function countsOf(result: BulkUrlResult): StoredCounts {
+  if ("counts" in result) return result.counts;
+  const { Facebook, Pinterest } = result.networks.values;
+  return { Facebook: Facebook ? { ...Facebook, og_object: null } : null, Pinterest: Pinterest ?? null };
 }
 
 /** One of the account's jobs (another account's is as unknown as a missing one), with its results when due. */

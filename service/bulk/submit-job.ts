@@ -1,5 +1,6 @@
 import type { AcceptedUrl } from "../../lib/bulk/url-list.ts";
 import { newBulkId } from "../../lib/bulk/bulk-id.ts";
+import type { NetworkId } from "../../lib/counts/all-networks.ts";
 import type { AccountContext } from "../../lib/store/accounts.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import type { ApiVersion } from "../counts/count-object.ts";
@@ -27,6 +28,8 @@ export async function submitJob(
   account: AccountContext,
   urls: readonly AcceptedUrl[],
   version: ApiVersion,
+  /** A v2 job's networks; null: a v1 job. */
+  networks: readonly NetworkId[] | null = null,
 ): Promise<{ bulkId: string; count: number }> {
   if (urls.length === 0) throw apiErrors.noValidUrls();
   const { day, resetsAt } = deps.clock.today();
@@ -35,7 +38,7 @@ export async function submitJob(
   }
   const bulkId = newBulkId();
   const queued = await deps.store.bulk.create(
-    { id: bulkId, accountId: account.id, createdAt: deps.clock.now() },
+    { id: bulkId, accountId: account.id, createdAt: deps.clock.now(), networks },
     urls.map(({ url, countUrl }) => ({ url, countUrl })),
   );
   // The account may read these URLs' history from now on.

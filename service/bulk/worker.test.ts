@@ -7,6 +7,7 @@ import type { BulkStore, QueuedBulkUrl } from "../../lib/store/bulk.ts";
 import type { AccountCache } from "../accounts/account-cache.ts";
 import type { BulkCountDeps } from "./count-bulk-url.ts";
 import { BulkWorker } from "./worker.ts";
+import { JobNetworks } from "./job-networks.ts";
 
 /**
  * One job of `size` URLs in a store and a count service that answer at once, with no I/O: as a job of URLs
@@ -20,6 +21,7 @@ function instantJob(size: number) {
     active: async () => (done.size < size ? [job] : []),
     queued: async (_job: unknown, afterId: number, limit: number) => queued.filter((u) => u.id > afterId && !done.has(u.id)).slice(0, limit),
     deleteExpired: async () => 0,
+    networksOf: async () => null,
   } as unknown as BulkStore;
   const store = { bulk } as unknown as BulkCountDeps["store"];
   const quota = {
@@ -32,7 +34,7 @@ function instantJob(size: number) {
   const counts = { lookup: async () => ({ counts: {} }) } as unknown as CountService;
   const clock = { today: () => ({ day: "2026-01-01", resetsAt: 0 }) } as unknown as QuotaClock;
   const plans = { get: async () => ({ dailyQuota: 1_000_000 }) } as unknown as AccountCache<PlanLimits>;
-  return { done, deps: { store, quota, counts, clock, plans } };
+  return { done, deps: { store, quota, counts, clock, plans, jobNetworks: new JobNetworks(bulk) } };
 }
 
 describe("the bulk worker", () => {

@@ -12,6 +12,8 @@ import { countsHandler } from "../routes/counts.ts";
 import {
   v2CountsHandler,
   v2NetworksHandler,
+  v2BulkRetrieveHandler,
+  v2BulkSubmitHandler,
   v2HistoryCsvHandler,
   v2HistoryHandler,
   v2ImportHandler,
@@ -93,6 +95,7 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
 
   route("/v2/counts", { GET: v2CountsHandler(deps) });
   route("/v2/networks", { GET: v2NetworksHandler(deps) });
+  route("/v2/bulk", { GET: v2BulkRetrieveHandler(deps), POST: v2BulkSubmitHandler(deps) });
   route("/v2/tracked", { GET: v2TrackedListHandler(deps), POST: v2TrackHandler(deps), DELETE: v2UntrackHandler(deps) });
   route("/v2/tracked/url", { GET: v2TrackedUrlHandler(deps) });
   route("/v2/tracked/status", { GET: v2TrackedStatusHandler(deps) });

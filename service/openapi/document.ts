@@ -3,6 +3,10 @@ import { z } from "zod";
 import {
   countsAnswerSchema,
   networksAnswerSchema,
+  bulkAnswerSchema,
+  bulkBodySchema,
+  bulkQuerySchema,
+  bulkSubmittedSchema,
   countsQuerySchema,
   errorSchema,
   historyAnswerSchema,
@@ -105,6 +109,28 @@ function register(registry: OpenAPIRegistry) {
     summary: "Share counts of one URL with each network's status (one query of the daily quota)",
     request: { query: countsQuerySchema },
     responses: { 200: json(countsAnswerSchema, "The counts") },
+  });
+  path({
+    method: "post",
+    path: "/v2/bulk",
+    tags,
+    security: v2Security,
+    summary: "Queue a bulk job that asks only the networks named (each URL is one query of the daily quota, paid when counted)",
+    request: { query: keyQuery.partial(), body: { content: { "application/json": { schema: bulkBodySchema } } } },
+    responses: {
+      200: json(bulkSubmittedSchema, "The job was queued: poll GET /v2/bulk"),
+      403: json(errorSchema, "bulk_not_allowed: the plan has no bulk jobs"),
+      400: json(errorSchema, "bulk_limit_exceeded: more URLs than the plan's batch limit; no_valid_urls: none of the URLs can be counted"),
+    },
+  });
+  path({
+    method: "get",
+    path: "/v2/bulk",
+    tags,
+    security: v2Security,
+    summary: "A bulk job's progress, and each URL's networks once it completes",
+    request: { query: bulkQuerySchema },
+    responses: { 200: json(bulkAnswerSchema, "The job") },
   });
   path({
     method: "get",

@@ -1,5 +1,4 @@
-import type { StoredCounts } from "../../lib/counts/values.ts";
-import type { BulkCompletion, BulkStore, QueuedBulkUrl } from "../../lib/store/bulk.ts";
+import type { BulkCompletion, BulkStore, BulkUrlResult, QueuedBulkUrl } from "../../lib/store/bulk.ts";
 import type { UsageStore } from "../../lib/store/usage.ts";
 
 /**
@@ -13,8 +12,8 @@ export interface QuotaCounter {
   used(accountId: string, day: string): Promise<number>;
   /** Gives back a reserved query that was not answered. */
   release(accountId: string, day: string): Promise<void>;
-  /** Counts a bulk URL and stores its counts: each URL is answered and counted once (see BulkStore.complete). */
-  completeBulkUrl(item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, counts: StoredCounts, now: number): Promise<BulkCompletion>;
+  /** Counts a bulk URL and stores its answer: each URL is answered and counted once (see BulkStore.complete). */
+  completeBulkUrl(item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, result: BulkUrlResult, now: number): Promise<BulkCompletion>;
 }
 
 /** One process, or several without Redis: the database's conditional increments are the counters. */
@@ -23,6 +22,6 @@ export function storeQuotaCounter(usage: UsageStore, bulk: BulkStore): QuotaCoun
     reserve: (accountId, day, dailyQuota) => usage.reserve(accountId, day, dailyQuota),
     used: (accountId, day) => usage.queriesOn(accountId, day),
     release: (accountId, day) => usage.release(accountId, day),
-    completeBulkUrl: (item, quota, counts, now) => bulk.complete(item, quota, counts, now),
+    completeBulkUrl: (item, quota, result, now) => bulk.complete(item, quota, result, now),
   };
 }

@@ -1,7 +1,6 @@
 import type { Redis } from "ioredis";
 import { RedisUnavailableError } from "../../lib/redis/redis.ts";
-import type { StoredCounts } from "../../lib/counts/values.ts";
-import type { BulkCompletion, BulkStore, QueuedBulkUrl } from "../../lib/store/bulk.ts";
+import type { BulkCompletion, BulkStore, BulkUrlResult, QueuedBulkUrl } from "../../lib/store/bulk.ts";
 import { perTick } from "../../lib/store/per-tick.ts";
 import type { UsageStore } from "../../lib/store/usage.ts";
 import type { QuotaCounter } from "./counter.ts";
@@ -139,14 +138,14 @@ export class RedisQuotaCounter implements QuotaCounter {
   async completeBulkUrl(
     item: QueuedBulkUrl,
     quota: { day: string; dailyQuota: number },
-    counts: StoredCounts,
+    result: BulkUrlResult,
     now: number,
   ): Promise<BulkCompletion> {
     const key = this.key(item.accountId, quota.day);
     if ((await this.reserveInRedis({ accountId: item.accountId, ...quota })) === null) return "quota_exhausted";
     let outcome: BulkCompletion;
     try {
-      outcome = await this.bulk.complete(item, quota, counts, now);
+      outcome = await this.bulk.complete(item, quota, result, now);
     } catch (error) {
       await this.scripts.quotaRelease(key).catch(() => {});
       throw error;

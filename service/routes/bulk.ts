@@ -6,7 +6,7 @@ import { ApiError, apiErrors } from "../http/errors.ts";
 import { apiKeyParam } from "../http/query.ts";
 import { send } from "../http/respond.ts";
 import { bodyCanCarryKey, bulkBodyEvents } from "../bulk/body/read-body.ts";
-import { readJob } from "../bulk/read-job.ts";
+import { countsOf, readJob } from "../bulk/read-job.ts";
 import { assertBulkAllowed, startSubmission, submitJob } from "../bulk/submit-job.ts";
 
 /**
@@ -71,7 +71,7 @@ export function retrieveBulkHandler(deps: ApiDeps, version: ApiVersion) {
     if (!bulkId) throw apiErrors.missingBulkId();
     const { job, completed, pausedUntil, results } = await readJob(deps, account, bulkId, { partial: params.get("force") === "1" });
     const data: Record<string, unknown> = {};
-    for (const result of results) data[result.url] = countObject(result.counts, version);
+    for (const result of results) data[result.url] = countObject(countsOf(result), version);
     return send(200, {
       // An empty result set is an empty array on the wire, as the interface shows for incomplete jobs.
       data: results.length > 0 ? data : [],

@@ -6,6 +6,9 @@ import { variantsOf } from "../../lib/history/variants.ts";
 import type { HistoryPoint } from "../../lib/store/history.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { paidQuery } from "../counts/count-url.ts";
+import { readJob } from "../bulk/read-job.ts";
+import { assertBulkAllowed, startSubmission, submitJob } from "../bulk/submit-job.ts";
+import { knownValues } from "../../lib/history/observed.ts";
 import { endpoint, type Endpoint, type EndpointRequest } from "../http/endpoint.ts";
 import { ApiError, apiErrors } from "../http/errors.ts";
 import { readJsonBody } from "../http/json-body.ts";
@@ -17,11 +20,13 @@ import { cancelImport, importAnswer, importNotFound, queueImport } from "../trac
 import { targetPath } from "../http/paths.ts";
 import { sparklines } from "../history/sparklines.ts";
 import { decodeCursor, trackedStatus, encodeCursor, listTracked, trackUrls, untrackUrl } from "../tracking/track-urls.ts";
-import { combinedNetworks, csvCells, csvColumns, lookupNetworks, storedNetworks } from "../v2/network-objects.ts";
+import { combinedNetworks, csvCells, csvColumns, lookupNetworks, resultNetworks, storedNetworks } from "../v2/network-objects.ts";
 import type { NetworkId } from "../../lib/counts/all-networks.ts";
 import { setAliases, trackedUrlDetail } from "../tracking/tracked-url.ts";
 import {
   aliasesBodySchema,
+  bulkBodySchema,
+  bulkQuerySchema,
   countsQuerySchema,
   historyQuerySchema,
   trackBodySchema,
@@ -94,6 +99,46 @@ export const v2CountsHandler = (deps: ApiDeps) =>
       },
       { headers },
     );
+  });
+
+/**
+ * POST /v2/bulk: v1's bulk job (the plan's batch limit, the whitelist, each URL paid for when it is
+ * counted) with a JSON body, asking only the job's networks; answers `{count, bulk_id}`.
+ */
+export const v2BulkSubmitHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account, { req }) => {
+    assertBulkAllowed(account);
+    const body = await readJsonBody(req, bulkBodySchema, deps.limits.maxBodyBytes);
+    const networks = networksAsked(deps, account, body.networks);
+    const submission = await startSubmission(deps, account);
+    for (const url of body.urls) {
+      submission.add(url);
+      if (submission.over) throw apiErrors.bulkLimitExceeded(submission.limit);
+    }
+    const { bulkId, count } = await submitJob(deps, account, submission.urls, "1.1", networks);
+    return send(200, { count, bulk_id: bulkId });
+  });
+
+/** GET /v2/bulk: a job's progress, and its URLs' networks once complete (or so far, with force=1). */
+export const v2BulkRetrieveHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account, { params }) => {
+    const query = validQuery(bulkQuerySchema, params);
+    const { job, completed, pausedUntil, results } = await readJob(deps, account, query.bulk_id, { partial: query.force === "1" });
+    const wanted = job.networks ?? ["facebook", "pinterest"];
+    const data: Record<string, unknown> = {};
+    for (const result of results) {
+      data[result.url] = "networks" in result ? resultNetworks(result.networks, wanted) : storedNetworks(knownValues(result.counts), wanted);
+    }
+    return send(200, {
+      data: results.length > 0 ? data : [],
+      _meta: {
+        urls_completed: job.urlsCompleted,
+        urls_queued: job.urlsQueued,
+        completed,
+        bulk_id: job.id,
+        ...(pausedUntil !== null ? { paused_until: new Date(pausedUntil).toISOString() } : {}),
+      },
+    });
   });
 
 /** GET /v2/networks: every network's state, calls and budget (no quota is spent). */

@@ -3,6 +3,7 @@ import type { FacebookCounts } from "../../lib/counts/values.ts";
 import { engagementOf, type ObservedValues } from "../../lib/history/observed.ts";
 import { combine } from "../../lib/history/variants.ts";
 import type { NetworksLookup } from "../counts/count-service.ts";
+import type { NetworksResult } from "../../lib/store/bulk.ts";
 import { FACEBOOK_NOT_REPORTED } from "../counts/count-object.ts";
 
 /** v2 network objects: each network's values with a status, never a 0 for what was not reported. */
@@ -34,6 +35,23 @@ export function networkObjects(values: ObservedValues, statusOf: (network: Netwo
   }
   return networks;
 }
+
+/** A lookup as a v2 bulk job stores it: the values, and the ages of the stale ones. */
+export function networksResult(lookup: NetworksLookup): NetworksResult {
+  const stale: NetworksResult["stale"] = {};
+  for (const [id, answer] of Object.entries(lookup.answers) as [NetworkId, { staleAgeSeconds: number | null }][]) {
+    if (answer.staleAgeSeconds !== null) stale[id] = answer.staleAgeSeconds;
+  }
+  return { values: valuesOf(lookup), stale };
+}
+
+/** A stored v2 bulk result's networks, as /v2/counts answers them. */
+export const resultNetworks = (result: NetworksResult, wanted: readonly NetworkId[]) =>
+  networkObjects(
+    result.values,
+    (id) => (result.stale[id] === undefined ? { status: "ok" } : stale(result.stale[id]!)),
+    wanted,
+  );
 
 /** A lookup's values as history keeps them (Facebook without its og_object). */
 function valuesOf(lookup: NetworksLookup): ObservedValues {

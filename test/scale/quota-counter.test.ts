@@ -101,7 +101,7 @@ describe("RedisQuotaCounter", () => {
     const submitted = await svc.get(`/v1.0/bulk?apikey=${apiKey}`, { method: "POST", body: "https://example.com/once" });
     const { bulk_id: jobId } = (await submitted.json()) as { bulk_id: string };
     const [item] = await store.bulk.queued({ id: jobId, accountId: id }, 0, 10);
-    const outcomes = await Promise.all([1, 2].map(() => counter.completeBulkUrl(item!, { day: DAY, dailyQuota: 100 }, { Facebook: null, Pinterest: null }, Date.now())));
+    const outcomes = await Promise.all([1, 2].map(() => counter.completeBulkUrl(item!, { day: DAY, dailyQuota: 100 }, { counts: { Facebook: null, Pinterest: null } }, Date.now())));
     expect(outcomes.sort()).toEqual(["already_done", "completed"]);
     expect(await store.usage.queriesOn(id, DAY)).toBe(1);
     expect(await redis.hget(key(id), "n")).toBe("1");

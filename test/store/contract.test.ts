@@ -43,6 +43,7 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
         id,
         plan: { name: "p", dailyQuota: 1_000_000, bulkBatchLimit: 10_000, customTtlAllowed: true, trackedUrlLimit: 100 },
         whitelist: { enabled: false, domains: ["a.example", "b.example"] },
+        networks: null,
       });
       expect(await a.accounts.byKeyHash("no-such-hash")).toBeNull();
       expect(await a.accounts.plan(id)).toEqual({
@@ -62,6 +63,12 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
       await db.prisma.account.update({ where: { id }, data: { whitelistEnabled: true } });
       await until("a new version", () => a.accounts.version(), (v) => v !== before[0], 10_000);
       expect((await a.accounts.byKeyHash(`hash-${id}`))?.whitelist.enabled).toBe(true);
+
+      // The networks the account shows are cached with it too (API v2's default networks).
+      const steady = await a.accounts.version();
+      await db.prisma.account.update({ where: { id }, data: { networks: "reddit,tumblr,gone" } });
+      await until("a new version", () => a.accounts.version(), (v) => v !== steady, 10_000);
+      expect((await a.accounts.byKeyHash(`hash-${id}`))?.networks).toEqual(["reddit", "tumblr"]);
     });
   });
 
@@ -155,7 +162,7 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
       const outcomes: string[] = [];
       // Each URL raced by both processes; 200 URLs at a time, so a busy machine's pools do not time out.
       for (let i = 0; i < first.length; i += 200) {
-        const race = first.slice(i, i + 200).flatMap((item) => [a, b].map((s) => s.bulk.complete(item, quota, COUNTS, 1_763_700_000_999)));
+        const race = first.slice(i, i + 200).flatMap((item) => [a, b].map((s) => s.bulk.complete(item, quota, { counts: COUNTS }, 1_763_700_000_999)));
         outcomes.push(...(await Promise.all(race)));
       }
       expect(outcomes.filter((o) => o === "completed")).toHaveLength(2_000);
@@ -173,13 +180,29 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
         { url: "x", countUrl: "x" },
         { url: "y", countUrl: "y" },
       ]);
-      expect(await a.bulk.complete(x!, { day: "d", dailyQuota: 1 }, COUNTS, 5)).toBe("completed");
-      expect(await a.bulk.complete(y!, { day: "d", dailyQuota: 1 }, COUNTS, 6)).toBe("quota_exhausted");
+      expect(await a.bulk.complete(x!, { day: "d", dailyQuota: 1 }, { counts: COUNTS }, 5)).toBe("completed");
+      expect(await a.bulk.complete(y!, { day: "d", dailyQuota: 1 }, { counts: COUNTS }, 6)).toBe("quota_exhausted");
       expect((await a.bulk.queued({ id: "job-small", accountId: id }, 0, 10)).map((q) => q.countUrl)).toEqual(["y"]);
       expect(await a.bulk.active(10)).toContainEqual({ id: "job-small", accountId: id, urlsCompleted: 1, createdAt: 1 });
-      expect(await a.bulk.complete(y!, { day: "d", dailyQuota: 2 }, COUNTS, 7)).toBe("completed");
+      expect(await a.bulk.complete(y!, { day: "d", dailyQuota: 2 }, { counts: COUNTS }, 7)).toBe("completed");
       expect(await a.bulk.job("job-small", id)).toMatchObject({ urlsCompleted: 2, completedAt: 7 });
       expect((await a.bulk.active(10)).map((j) => j.id)).not.toContain("job-small");
+    });
+
+    it("keeps a v2 job's networks and its URLs' network values, beside a v1 job's counts", async () => {
+      const id = await account();
+      const [item] = await a.bulk.create({ id: "job-v2", accountId: id, createdAt: 1, networks: ["reddit", "facebook"] }, [{ url: "u", countUrl: "u" }]);
+      const networks = {
+        values: { reddit: { score: -3, comments: 4, posts: 2 }, Facebook: { total_count: 1, comment_count: 0, reaction_count: 1, share_count: 0, comment_plugin_count: 0 } },
+        stale: { reddit: 120 },
+      };
+      expect(await a.bulk.complete(item!, { day: "d", dailyQuota: 10 }, { networks }, 5)).toBe("completed");
+      expect(await b.bulk.results("job-v2")).toEqual([{ url: "u", networks }]);
+      expect(await b.bulk.networksOf("job-v2")).toEqual(["reddit", "facebook"]);
+      expect((await b.bulk.job("job-v2", id))?.networks).toEqual(["reddit", "facebook"]);
+      await a.bulk.create({ id: "job-v1", accountId: id, createdAt: 2 }, [{ url: "u", countUrl: "u" }]);
+      expect(await b.bulk.networksOf("job-v1")).toBeNull();
+      expect(await b.bulk.networksOf("no-such-job")).toBeUndefined();
     });
 
     it("finds a job only for its own account, and lists an account's jobs newest first", async () => {
@@ -212,7 +235,7 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
       const id = await account();
       const jobCount = () => db.prisma.bulkJob.count();
       const [done] = await a.bulk.create({ id: "job-done", accountId: id, createdAt: 1_000 }, [{ url: "u", countUrl: "u" }]);
-      await a.bulk.complete(done!, { day: "d", dailyQuota: 10 }, COUNTS, 2_000);
+      await a.bulk.complete(done!, { day: "d", dailyQuota: 10 }, { counts: COUNTS }, 2_000);
       await a.bulk.create({ id: "job-stuck", accountId: id, createdAt: 1_500 }, [{ url: "u", countUrl: "u" }]);
       await a.bulk.create({ id: "job-young", accountId: id, createdAt: 9_000 }, [{ url: "u", countUrl: "u" }]);
       const before = await jobCount();

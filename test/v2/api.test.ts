@@ -237,7 +237,10 @@ describe("GET /v2/openapi.json", () => {
   it("is an OpenAPI 3.1 document of v1.0, v1.1 and v2, generated from the routes' schemas", async () => {
     const doc = await (await svc.get("/v2/openapi.json")).json();
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/v1.0/", "/v1.1/", "/v1.0/bulk", "/v2/counts", "/v2/tracked", "/v2/history", "/v2/history.csv"]));
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/v1.0/", "/v1.1/", "/v1.0/bulk", "/v2/counts", "/v2/tracked", "/v2/history", "/v2/history.csv", "/v2/networks", "/v2/bulk"]));
+    expect(Object.keys(doc.paths["/v2/bulk"]).sort()).toEqual(["get", "post"]);
+    expect(Object.keys(doc.components.schemas.Networks.properties)).toEqual(["facebook", "pinterest", "reddit", "hackernews", "bluesky", "vk", "ok", "tumblr"]);
+    expect(doc.components.schemas.RedditCounts.required).toEqual(["status", "score", "comments", "posts"]);
     expect(Object.keys(doc.paths["/v2/tracked"]).sort()).toEqual(["delete", "get", "post"]);
     const sortParam = doc.paths["/v2/tracked"].get.parameters.find((p: { name: string }) => p.name === "sort");
     expect(sortParam.schema.enum).toEqual(["total", "change_7d", "added"]);

@@ -1,9 +1,11 @@
 import type { BulkCompletion, BulkStore } from "../bulk.ts";
-import { toJob, toResult, type JobRow } from "../bulk-rows.ts";
+import { networkListOf } from "../accounts.ts";
+import { networksColumn, resultColumn, toJob, toResult, type JobRow } from "../bulk-rows.ts";
 import type { Sql } from "./pool.ts";
 
 const SQL = {
-  insertJob: "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at) VALUES ($1, $2, $3, 0, $4)",
+  insertJob: "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, networks) VALUES ($1, $2, $3, 0, $4, $5)",
+  networksOf: "SELECT networks FROM bulk_job WHERE id = $1",
   // One statement for the whole list; ids (SERIAL) follow submission order.
   insertUrls: `
     INSERT INTO bulk_url (job_id, url, count_url)
@@ -66,7 +68,7 @@ export function postgresBulk(sql: Sql): BulkStore {
   return {
     async create(job, urls) {
       const rows = await sql.transaction(async (client) => {
-        await client.query({ name: "insertJob", text: SQL.insertJob, values: [job.id, job.accountId, urls.length, job.createdAt] });
+        await client.query({ name: "insertJob", text: SQL.insertJob, values: [job.id, job.accountId, urls.length, job.createdAt, networksColumn(job.networks)] });
         const inserted = await client.query<{ id: number; count_url: string }>({
           name: "insertUrls",
           text: SQL.insertUrls,
@@ -92,7 +94,7 @@ export function postgresBulk(sql: Sql): BulkStore {
             job.id,
             results.map((r) => r.url),
             results.map((r) => r.countUrl),
-            results.map((r) => JSON.stringify(r.counts)),
+            results.map((r) => resultColumn({ counts: r.counts })),
             results.map((r) => r.completedAt),
           ],
         });
@@ -121,9 +123,13 @@ export function postgresBulk(sql: Sql): BulkStore {
       const { rows } = await sql.query<{ id: number; count_url: string }>("queuedBulkUrls", SQL.queued, [job.id, afterId, limit]);
       return rows.map((r) => ({ id: r.id, jobId: job.id, accountId: job.accountId, countUrl: r.count_url }));
     },
-    async complete(item, quota, counts, now): Promise<BulkCompletion> {
+    async networksOf(jobId) {
+      const row = (await sql.query<{ networks: string | null }>("bulkJobNetworks", SQL.networksOf, [jobId])).rows[0];
+      return row ? networkListOf(row.networks) : undefined;
+    },
+    async complete(item, quota, result, now): Promise<BulkCompletion> {
       const { rows } = await sql.query<{ queued: number; completed: number }>("completeBulkUrl", SQL.complete, [
-        JSON.stringify(counts),
+        resultColumn(result),
         now,
         item.id,
         item.accountId,

@@ -1,14 +1,16 @@
 import type Database from "better-sqlite3";
 import type { BulkCompletion, BulkStore, QueuedBulkUrl } from "../bulk.ts";
-import { toJob, toResult, type JobRow } from "../bulk-rows.ts";
+import { networkListOf } from "../accounts.ts";
+import { networksColumn, resultColumn, toJob, toResult, type JobRow } from "../bulk-rows.ts";
 import type { Reservation } from "../usage.ts";
 
 /** Bulk jobs and URLs; a URL's query is counted through `reserveIn` (the usage rows) in the same transaction. */
 export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) => number | null): BulkStore {
   const statements = {
-    insertJob: db.prepare<[string, string, number, number]>(
-      "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at) VALUES (?, ?, ?, 0, ?)",
+    insertJob: db.prepare<[string, string, number, number, string | null]>(
+      "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, networks) VALUES (?, ?, ?, 0, ?, ?)",
     ),
+    networksOf: db.prepare<[string], { networks: string | null }>("SELECT networks FROM bulk_job WHERE id = ?"),
     insertUrl: db.prepare<[string, string, string], { id: number }>(
       "INSERT INTO bulk_url (job_id, url, count_url) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
     ),
@@ -50,8 +52,8 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
   class QuotaExhausted extends Error {}
 
   const create = db.transaction(
-    (job: { id: string; accountId: string; createdAt: number }, urls: { url: string; countUrl: string }[]): QueuedBulkUrl[] => {
-      statements.insertJob.run(job.id, job.accountId, urls.length, job.createdAt);
+    (job: Parameters<BulkStore["create"]>[0], urls: { url: string; countUrl: string }[]): QueuedBulkUrl[] => {
+      statements.insertJob.run(job.id, job.accountId, urls.length, job.createdAt, networksColumn(job.networks));
       const queued: QueuedBulkUrl[] = [];
       for (const u of urls) {
         const row = statements.insertUrl.get(job.id, u.url, u.countUrl);
@@ -64,7 +66,7 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
   const importCompleted = db.transaction(
     (job: Parameters<BulkStore["importCompleted"]>[0], results: Parameters<BulkStore["importCompleted"]>[1]) => {
       statements.importJob.run(job.id, job.accountId, results.length, results.length, job.createdAt, job.completedAt);
-      for (const r of results) statements.importUrl.run(job.id, r.url, r.countUrl, JSON.stringify(r.counts), r.completedAt);
+      for (const r of results) statements.importUrl.run(job.id, r.url, r.countUrl, resultColumn({ counts: r.counts }), r.completedAt);
     },
   );
 
@@ -104,9 +106,13 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
         .all(job.id, afterId, limit)
         .map((r) => ({ id: r.id, jobId: job.id, accountId: job.accountId, countUrl: r.count_url }));
     },
-    async complete(item, quota, counts, now): Promise<BulkCompletion> {
+    async networksOf(jobId) {
+      const row = statements.networksOf.get(jobId);
+      return row ? networkListOf(row.networks) : undefined;
+    },
+    async complete(item, quota, result, now): Promise<BulkCompletion> {
       try {
-        return complete(item, quota, JSON.stringify(counts), now);
+        return complete(item, quota, resultColumn(result), now);
       } catch (error) {
         if (error instanceof QuotaExhausted) return "quota_exhausted";
         throw error;

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MoreSandboxStats } from "../../service/sandbox/control.ts";
+import { until } from "../support/processes.ts";
+import { startTestService, type TestService } from "../support/service.ts";
+
+/**
+ * POST/GET /v2/bulk: v1's bulk semantics (batch limit, whitelist, quota paid per URL when counted, results
+ * once complete or so far with force=1), with each URL answered in v2 network objects and only the job's
+ * networks asked.
+ */
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await startTestService({ BULK_CONCURRENCY: "8" });
+});
+afterAll(() => svc?.close());
+
+const submit = (apiKey: string, body: unknown) =>
+  svc.get("/v2/bulk", { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+const read = (apiKey: string, bulkId: string, force = false) =>
+  svc.get(`/v2/bulk?bulk_id=${bulkId}${force ? "&force=1" : ""}`, { headers: { authorization: `Bearer ${apiKey}` } });
+const moreStats = async () => (await (await fetch(`${svc.sandboxOrigin}/__sandbox/more/stats`)).json()) as MoreSandboxStats;
+
+type Job = { data: Record<string, Record<string, { status: string } & Record<string, unknown>>> | []; _meta: { completed: boolean; urls_completed: number; urls_queued: number; bulk_id: string } };
+
+async function finished(apiKey: string, bulkId: string): Promise<Job> {
+  return until("the job to complete", async () => (await read(apiKey, bulkId)).json() as Promise<Job>, (job) => job._meta.completed, 30_000);
+}
+
+describe("v2 bulk jobs", () => {
+  it("ask only the job's networks for every URL, and answer each URL in v2 network objects", async () => {
+    const { apiKey } = await svc.account("business");
+    await svc.resetSandbox();
+    // Fewer than Reddit's 10 calls a minute: past its budget a network answers "unavailable", as in v1.
+    const urls = Array.from({ length: 8 }, (_, i) => `https://bulk-v2.example.com/post-${i}`);
+    const res = await submit(apiKey, { urls: [...urls, urls[0], "not a url"], networks: ["reddit", "vk"] });
+    expect(res.status).toBe(200);
+    const { count, bulk_id: bulkId } = await res.json();
+    expect(count).toBe(8);
+
+    const job = await finished(apiKey, bulkId);
+    expect(job._meta).toEqual({ urls_completed: 8, urls_queued: 8, completed: true, bulk_id: bulkId });
+    const data = job.data as Exclude<Job["data"], []>;
+    expect(Object.keys(data)).toEqual(urls);
+    for (const url of urls) {
+      expect(Object.keys(data[url]!)).toEqual(["reddit", "vk"]);
+      expect(data[url]!.reddit).toEqual({ status: "ok", score: expect.any(Number), comments: expect.any(Number), posts: expect.any(Number) });
+      expect(data[url]!.vk).toEqual({ status: "ok", count: expect.any(Number) });
+    }
+    // The same numbers /v2/counts answers from the cache the job filled (no further calls).
+    const single = await (await svc.get(`/v2/counts?url=${encodeURIComponent(urls[3]!)}&networks=reddit,vk`, { headers: { authorization: `Bearer ${apiKey}` } })).json();
+    expect(single.networks).toEqual(data[urls[3]!]);
+
+    const v1 = await svc.stats();
+    const more = await moreStats();
+    expect([v1.facebook.calls, v1.pinterest.calls, more.hackernews.calls, more.bluesky.calls, more.ok.calls, more.tumblr.calls]).toEqual([0, 0, 0, 0, 0, 0]);
+    expect([more.reddit.calls, more.vk.calls]).toEqual([8, 8]);
+    // Each URL is one query of the quota, as in v1 (the repeated one is not), and the single query one more.
+    const quota = await (await svc.get(`/v1.0/quota?apikey=${apiKey}`)).json();
+    expect(quota.quota_used_today).toBe(9);
+  });
+
+  it("asks the networks the account shows by default, and reads a v1 job's counts as network objects", async () => {
+    const { apiKey, email } = await svc.account("business");
+    await svc.prisma.account.update({ where: { email }, data: { networks: "facebook,tumblr" } });
+    const { bulk_id: v2Id } = await (await submit(apiKey, { urls: ["https://bulk-v2.example.com/default"] })).json();
+    const v2 = (await finished(apiKey, v2Id)).data as Exclude<Job["data"], []>;
+    expect(Object.keys(v2["https://bulk-v2.example.com/default"]!)).toEqual(["facebook", "tumblr"]);
+
+    const v1 = await svc.get(`/v1.0/bulk?apikey=${apiKey}`, { method: "POST", body: "https://bulk-v2.example.com/v1-job" });
+    const { bulk_id: v1Id } = await v1.json();
+    const read1 = (await finished(apiKey, v1Id)).data as Exclude<Job["data"], []>;
+    expect(Object.keys(read1["https://bulk-v2.example.com/v1-job"]!)).toEqual(["facebook", "pinterest"]);
+    expect(read1["https://bulk-v2.example.com/v1-job"]!.facebook!.status).toBe("ok");
+
+    // The v2 job read through v1: Facebook's counts as a count object, Pinterest (not asked) not reported.
+    const asV1 = await (await svc.get(`/v1.0/bulk?apikey=${apiKey}&bulk_id=${v2Id}`)).json();
+    const object = asV1.data["https://bulk-v2.example.com/default"];
+    expect(object.Facebook.total_count).toBe(v2["https://bulk-v2.example.com/default"]!.facebook!.total_count);
+    expect(object.Pinterest).toBeNull();
+  });
+
+  it("refuses what v1 refuses: free plans, too many URLs, no valid URL, networks the service does not ask, other accounts' jobs", async () => {
+    const free = await svc.account("free");
+    expect([(await submit(free.apiKey, { urls: ["https://a.example.com/"] })).status]).toEqual([403]);
+    const { apiKey } = await svc.account("plus");
+    const plan = await svc.prisma.plan.findUniqueOrThrow({ where: { name: "plus" } });
+    const tooMany = await submit(apiKey, { urls: Array.from({ length: plan.bulkBatchLimit + 1 }, (_, i) => `https://many.example.com/${i}`) });
+    expect([tooMany.status, (await tooMany.json()).Type]).toEqual([400, "bulk_limit_exceeded"]);
+    const none = await submit(apiKey, { urls: ["not a url"] });
+    expect([none.status, (await none.json()).Type]).toEqual([400, "no_valid_urls"]);
+    const unknown = await submit(apiKey, { urls: ["https://a.example.com/"], networks: ["myspace"] });
+    expect([unknown.status, (await unknown.json()).Type]).toEqual([400, "invalid_body"]);
+    const notJson = await svc.get("/v2/bulk", { method: "POST", headers: { authorization: `Bearer ${apiKey}` }, body: "https://a.example.com/" });
+    expect(notJson.status).toBe(415);
+
+    const { bulk_id: bulkId } = await (await submit(apiKey, { urls: ["https://a.example.com/mine"] })).json();
+    const other = await svc.account("plus");
+    const foreign = await read(other.apiKey, bulkId);
+    expect([foreign.status, (await foreign.json()).Type]).toEqual([404, "bulk_not_found"]);
+    const partial = await (await read(apiKey, bulkId, true)).json();
+    expect(partial._meta.bulk_id).toBe(bulkId);
+  });
+});
