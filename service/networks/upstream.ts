@@ -17,6 +17,9 @@ export interface UpstreamAdapter<N extends MoreNetworkName> {
   fetchCount(url: string, signal: AbortSignal): Promise<UpstreamOutcome<MoreNetworkValues[N]>>;
 }
 
+/** What this service calls itself to the networks (Reddit's adapter sends the form Reddit's rules ask for). */
+export const USER_AGENT = "sharecount/1.0 (self-hosted share-count service)";
+
 /** IMF-fixdate, the HTTP date every server sends (Date.parse alone would read "-5" as a year). */
 const HTTP_DATE = /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
@@ -64,7 +67,10 @@ export class UpstreamCall<T> {
 
   /** Throws on transport errors and when the deadline passes; `caught` turns that into an outcome. */
   async fetch(url: string, init: RequestInit = {}): Promise<UpstreamAnswer> {
-    const response = await fetch(url, { ...init, signal: this.signal });
+    const headers = new Headers(init.headers);
+    // Several networks (Tumblr, Reddit) refuse or throttle requests without a User-Agent of their own.
+    if (!headers.has("user-agent")) headers.set("user-agent", USER_AGENT);
+    const response = await fetch(url, { ...init, headers, signal: this.signal });
     this.sandbox = response.headers.has(SANDBOX_HEADER);
     return { status: response.status, headers: response.headers, text: await response.text() };
   }
