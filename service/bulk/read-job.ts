@@ -35,3 +35,23 @@ export async function readJob(
   const results = completed || options.partial ? await deps.store.bulk.results(job.id) : [];
   return { job, completed, pausedUntil: pausedUntil(job, deps.clock.now()), results };
 }
+
+/**
+ * A job's answer (v1 and v2 alike): each URL's result under `data` (an empty array, as the interface shows
+ * for incomplete jobs, while there is none), and the job's `_meta`.
+ */
+export function jobAnswer(reading: JobReading, answerOf: (result: BulkResult) => unknown) {
+  const { job, completed, pausedUntil, results } = reading;
+  const data: Record<string, unknown> = {};
+  for (const result of results) data[result.url] = answerOf(result);
+  return {
+    data: results.length > 0 ? data : [],
+    _meta: {
+      urls_completed: job.urlsCompleted,
+      urls_queued: job.urlsQueued,
+      completed,
+      bulk_id: job.id,
+      ...(pausedUntil !== null ? { paused_until: new Date(pausedUntil).toISOString() } : {}),
+    },
+  };
+}

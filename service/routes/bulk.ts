@@ -6,7 +6,7 @@ import { ApiError, apiErrors } from "../http/errors.ts";
 import { apiKeyParam } from "../http/query.ts";
 import { send } from "../http/respond.ts";
 import { bodyCanCarryKey, bulkBodyEvents } from "../bulk/body/read-body.ts";
-import { countsOf, readJob } from "../bulk/read-job.ts";
+import { countsOf, jobAnswer, readJob } from "../bulk/read-job.ts";
 import { assertBulkAllowed, startSubmission, submitJob } from "../bulk/submit-job.ts";
 
 /**
@@ -69,19 +69,7 @@ export function retrieveBulkHandler(deps: ApiDeps, version: ApiVersion) {
     const account = await deps.auth.authenticate(apiKeyParam(params));
     const bulkId = params.get("bulk_id");
     if (!bulkId) throw apiErrors.missingBulkId();
-    const { job, completed, pausedUntil, results } = await readJob(deps, account, bulkId, { partial: params.get("force") === "1" });
-    const data: Record<string, unknown> = {};
-    for (const result of results) data[result.url] = countObject(countsOf(result), version);
-    return send(200, {
-      // An empty result set is an empty array on the wire, as the interface shows for incomplete jobs.
-      data: results.length > 0 ? data : [],
-      _meta: {
-        urls_completed: job.urlsCompleted,
-        urls_queued: job.urlsQueued,
-        completed,
-        bulk_id: job.id,
-        ...(pausedUntil !== null ? { paused_until: new Date(pausedUntil).toISOString() } : {}),
-      },
-    });
+    const reading = await readJob(deps, account, bulkId, { partial: params.get("force") === "1" });
+    return send(200, jobAnswer(reading, (result) => countObject(countsOf(result), version)));
   });
 }

@@ -6,7 +6,7 @@ import { variantsOf } from "../../lib/history/variants.ts";
 import type { HistoryPoint } from "../../lib/store/history.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { paidQuery } from "../counts/count-url.ts";
-import { readJob } from "../bulk/read-job.ts";
+import { jobAnswer, readJob } from "../bulk/read-job.ts";
 import { assertBulkAllowed, startSubmission, submitJob } from "../bulk/submit-job.ts";
 import { knownValues } from "../../lib/history/observed.ts";
 import { endpoint, type Endpoint, type EndpointRequest } from "../http/endpoint.ts";
@@ -123,22 +123,14 @@ export const v2BulkSubmitHandler = (deps: ApiDeps) =>
 export const v2BulkRetrieveHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, async (account, { params }) => {
     const query = validQuery(bulkQuerySchema, params);
-    const { job, completed, pausedUntil, results } = await readJob(deps, account, query.bulk_id, { partial: query.force === "1" });
-    const wanted = job.networks ?? ["facebook", "pinterest"];
-    const data: Record<string, unknown> = {};
-    for (const result of results) {
-      data[result.url] = "networks" in result ? resultNetworks(result.networks, wanted) : storedNetworks(knownValues(result.counts), wanted);
-    }
-    return send(200, {
-      data: results.length > 0 ? data : [],
-      _meta: {
-        urls_completed: job.urlsCompleted,
-        urls_queued: job.urlsQueued,
-        completed,
-        bulk_id: job.id,
-        ...(pausedUntil !== null ? { paused_until: new Date(pausedUntil).toISOString() } : {}),
-      },
-    });
+    const reading = await readJob(deps, account, query.bulk_id, { partial: query.force === "1" });
+    const wanted = reading.job.networks ?? ["facebook", "pinterest"];
+    return send(
+      200,
+      jobAnswer(reading, (result) =>
+        "networks" in result ? resultNetworks(result.networks, wanted) : storedNetworks(knownValues(result.counts), wanted),
+      ),
+    );
   });
 
 /** GET /v2/networks: every network's state, calls and budget (no quota is spent). */
