@@ -4,6 +4,7 @@ import { deriveMoreCounts } from "../sandbox/derive-counts.ts";
 import { REDDIT_GARBAGE_BODIES } from "../sandbox/reddit.ts";
 import { useStub, useUpstreamSandbox } from "../../test/support/upstream-cases.ts";
 import { createRedditAdapter, DEFAULT_REDDIT_USER_AGENT, type RedditAdapterOptions } from "./reddit.ts";
+import { moreTwinUrls } from "../sandbox/sandbox.ts";
 
 const reddit = useUpstreamSandbox<RedditAdapterOptions>({
   network: "reddit",
@@ -62,5 +63,67 @@ describe("Reddit adapter's request", () => {
       data: { children: [child("t3", { score: 5, num_comments: 2 }), child("t1", { body: "a comment" }), child("t3", { score: -1, num_comments: 0 })] },
     });
     expect(await fetchCount("https://example.com/", { baseUrl: stub.baseUrl })).toEqual({ ok: true, value: { score: 4, comments: 2, posts: 2 }, sandbox: false });
+  });
+});
+
+describe("Reddit adapter with application-only OAuth", () => {
+  const oauth = () => ({ clientId: "id", clientSecret: "secret", apiUrl: moreTwinUrls(reddit.sandbox.origin).redditOAuthUrl });
+
+  it("counts through the OAuth endpoint with a token from the twin, the same numbers as without", async () => {
+    const adapter = createRedditAdapter({ baseUrl: reddit.twinUrl(), timeoutMs: 2000, oauth: oauth() });
+    const url = "https://example.com/oauth";
+    const answers = await Promise.all([1, 2, 3].map(() => adapter.fetchCount(url, new AbortController().signal)));
+    for (const answer of answers) expect(answer).toEqual({ ok: true, value: expected(url), sandbox: true });
+  });
+
+  describe("against a stub", () => {
+    const log: string[] = [];
+    let tokens = 0;
+    let tokenStatus = 200;
+    let accepted = "";
+    const stub = useStub((req, res) => {
+      log.push(`${req.method} ${req.url} ${req.headers.authorization ?? ""}`);
+      if (req.url === "/api/v1/access_token") {
+        if (tokenStatus !== 200) return void res.writeHead(tokenStatus).end();
+        accepted = `token-${++tokens}`;
+        return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: accepted, token_type: "bearer", expires_in: 3600 }));
+      }
+      if (req.headers.authorization !== `bearer ${accepted}`) return void res.writeHead(401).end();
+      res.writeHead(200, { "content-type": "application/json" }).end('{"kind":"Listing","data":{"children":[]}}');
+    });
+    const clock = { now: 0 };
+    const adapter = () =>
+      createRedditAdapter({
+        baseUrl: stub.baseUrl,
+        timeoutMs: 2000,
+        now: () => clock.now,
+        oauth: { clientId: "id", clientSecret: "secret", apiUrl: stub.baseUrl },
+      });
+
+    it("shares one token among concurrent calls, renews it a minute before it expires, and once on a 401", async () => {
+      log.length = 0;
+      const a = adapter();
+      const call = () => a.fetchCount("https://example.com/", new AbortController().signal);
+      expect((await Promise.all([call(), call(), call()])).every((o) => o.ok)).toBe(true);
+      expect(log.filter((l) => l.startsWith("POST"))).toEqual([`POST /api/v1/access_token Basic ${Buffer.from("id:secret").toString("base64")}`]);
+      expect(log.filter((l) => l.startsWith("GET")).every((l) => l.endsWith("bearer token-1"))).toBe(true);
+
+      clock.now = 3_600_000 - 59_000;
+      expect((await call()).ok).toBe(true);
+      expect(log.at(-1)).toMatch(/^GET \/api\/info\?url=.* bearer token-2$/);
+
+      accepted = "revoked elsewhere";
+      expect((await call()).ok).toBe(true);
+      expect(log.slice(-3).map((l) => l.split(" ")[0] + " " + (l.split(" ").at(-1) ?? ""))).toEqual(["GET token-2", "POST " + Buffer.from("id:secret").toString("base64"), "GET token-3"]);
+    });
+
+    it("reports refused client credentials as rejected", async () => {
+      tokenStatus = 401;
+      try {
+        expect(await adapter().fetchCount("https://example.com/", new AbortController().signal)).toMatchObject({ ok: false, failure: "rejected" });
+      } finally {
+        tokenStatus = 200;
+      }
+    });
   });
 });
