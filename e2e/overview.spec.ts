@@ -38,10 +38,11 @@ test("shows the plan, today's quota as the API reports it, the reset time and th
   await page.screenshot({ path: test.info().outputPath("overview-phone.png"), fullPage: true });
 });
 
-test("looks up a URL: the count object, the cache header from MISS to HIT, and sandbox data marked", async ({ signedIn: page, account }) => {
+test("looks up a URL through API v1.0: the count object, the cache header from MISS to HIT, and sandbox data marked", async ({ signedIn: page, account }) => {
   const url = `https://example.com/e2e-lookup-${Date.now().toString(36)}`;
   await page.goto("/dashboard");
   await page.getByLabel("URL").fill(url);
+  await page.getByLabel("API v1.0 — Facebook and Pinterest").check();
   await page.getByRole("button", { name: "Look up" }).click();
   await expect(page.getByTestId("lookup-cache")).toContainText("Cache: MISS");
   await expect(page.getByTestId("lookup-sandbox")).toBeVisible();
@@ -67,6 +68,31 @@ test("looks up a URL: the count object, the cache header from MISS to HIT, and s
   await page.screenshot({ path: test.info().outputPath("overview-lookup.png"), fullPage: true });
   // Three queries so far (two here, one direct): the overview's numbers follow the lookups.
   await expect(page.getByTestId("quota-used")).toHaveText("3");
+});
+
+test("looks up a URL through API v2 by default: each network the account shows, Reddit's numbers among them", async ({ signedIn: page }) => {
+  await page.goto("/dashboard");
+  await expect(page.getByLabel("API v2 — your networks")).toBeChecked();
+  // One fixed URL: the sandbox's counts for it are the same on every run (and it reports Reddit).
+  await page.getByLabel("URL").fill("https://example.com/e2e-lookup-v2");
+  await page.getByRole("button", { name: "Look up" }).click();
+  const reddit = page.getByTestId("lookup-network-reddit");
+  const number = /^\d{1,3}(,\d{3})*$/;
+  await expect(reddit.locator("dt").first()).toHaveText("Reddit score + comments");
+  await expect(reddit.locator("dd").first()).toHaveText(number);
+  for (const field of ["Score", "Comments", "Posts"]) {
+    await expect(reddit.locator("div").filter({ has: page.locator("dt", { hasText: new RegExp(`^${field}$`) }) }).locator("dd")).toHaveText(number);
+  }
+  await expect(page.getByTestId("lookup-network-facebook")).toBeVisible();
+  await expect(page.getByTestId("lookup-network-pinterest")).toBeVisible();
+  await expect(page.getByTestId("lookup-sandbox")).toBeVisible();
+  // The cache header is v1.0's; v2 says per network how fresh each count is.
+  await expect(page.getByTestId("lookup-cache")).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath("overview-lookup-v2.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(reddit).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: test.info().outputPath("overview-lookup-v2-phone.png"), fullPage: true });
 });
 
 test("reveals and copies the key on request", async ({ signedIn: page, account, context }) => {

@@ -33,6 +33,7 @@ test("web, API and worker as separate processes: sign in, look up a URL, run a b
   // A lookup from the dashboard is a query to the API process, counted in the shared quota.
   const url = `https://example.com/e2e-scale-${Date.now().toString(36)}`;
   await page.getByLabel("URL").fill(url);
+  await page.getByLabel("API v1.0 — Facebook and Pinterest").check();
   await page.getByRole("button", { name: "Look up" }).click();
   await expect(page.getByTestId("lookup-cache")).toContainText("Cache: MISS");
   await expect(page.getByTestId("quota-used")).toHaveText("1");

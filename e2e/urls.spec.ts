@@ -20,8 +20,15 @@ const uniqueHost = (name: string) => `${name}-${Date.now().toString(36)}-${Math.
 
 interface TrackedDetail {
   total: number | null;
-  networks: { facebook?: { total_count: number | null }; pinterest?: { count: number | null } };
+  networks: {
+    facebook?: { total_count: number | null };
+    pinterest?: { count: number | null };
+    reddit?: { score: number | null; comments: number | null };
+  };
 }
+
+/** A count as the dashboard writes it: null is "not reported", never 0. */
+const shown = (n: number | null | undefined) => (n === null || n === undefined ? "not reported" : n.toLocaleString("en-US"));
 
 /** The public API's view of one tracked URL, once it has been counted. */
 async function countedDetail(account: E2EAccount, url: string): Promise<TrackedDetail> {
@@ -65,6 +72,14 @@ function seedHistory(url: string, points: { daysAgo: number; facebook: number; p
 
 const rowOf = (page: Page, url: string) => page.getByTestId("tracked-table").getByRole("row").filter({ has: page.getByRole("link", { name: url, exact: true }) });
 
+/** Where the column headed `heading` is: the table has a column per network the account shows. */
+async function columnIndex(page: Page, heading: string): Promise<number> {
+  const headings = await page.getByTestId("tracked-table").getByRole("columnheader").allInnerTexts();
+  const index = headings.findIndex((text) => text.split("\n")[0]!.trim() === heading);
+  expect(index, `a column headed ${heading} among ${headings.join(" | ")}`).toBeGreaterThanOrEqual(0);
+  return index;
+}
+
 async function expectNoPageOverflow(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 }
@@ -90,12 +105,23 @@ test("pasted URLs are tracked and counted; a URL's page charts its history, keep
   await expect(page.getByTestId("tracked-summary")).toHaveText("2 of 50,000 URLs tracked");
 
   // The refresh counts them within seconds; the table asks again until it has.
+  await expect(rowOf(page, first)).toBeVisible();
+  const column = {
+    total: await columnIndex(page, "Total"),
+    facebook: await columnIndex(page, "Facebook"),
+    pinterest: await columnIndex(page, "Pinterest"),
+    reddit: await columnIndex(page, "Reddit"),
+  };
+  // Every network the sandbox service asks is shown (the account chose none), each its own column.
+  for (const heading of ["Hacker News", "Bluesky", "VK", "OK.ru", "Tumblr"]) await columnIndex(page, heading);
   for (const url of [first, second]) {
     const detail = await countedDetail(account, url);
     const cells = rowOf(page, url).getByRole("cell");
-    await expect(cells.nth(1)).toHaveText(detail.networks.facebook!.total_count!.toLocaleString("en-US"));
-    await expect(cells.nth(2)).toHaveText(detail.networks.pinterest!.count!.toLocaleString("en-US"));
-    await expect(cells.nth(3)).toHaveText(detail.total!.toLocaleString("en-US"));
+    const reddit = detail.networks.reddit;
+    await expect(cells.nth(column.facebook)).toHaveText(shown(detail.networks.facebook?.total_count));
+    await expect(cells.nth(column.pinterest)).toHaveText(shown(detail.networks.pinterest?.count));
+    await expect(cells.nth(column.reddit)).toHaveText(shown(reddit?.score == null || reddit.comments === null ? null : reddit.score + reddit.comments));
+    await expect(cells.nth(column.total)).toHaveText(shown(detail.total));
   }
   await page.screenshot({ path: test.info().outputPath("urls.png"), fullPage: true });
 
@@ -114,7 +140,11 @@ test("pasted URLs are tracked and counted; a URL's page charts its history, keep
   await expect(facebookChart.locator("path.recharts-line-curve")).toHaveAttribute("d", /^M[\d.]+,[\d.]+L/);
   await expect(page.getByRole("application", { name: "Pinterest count, daily, last 30 days" })).toBeVisible();
   await expect(page.getByTestId("history-pinterest").locator("figcaption")).toHaveText(/gaps where it did not report/);
+  // A chart for each network shown: Reddit's plots its score + comments (today's count only: the seeded days have none).
+  await expect(page.getByTestId("history-reddit").getByRole("heading")).toHaveText("Reddit (score + comments)");
+  await expect(page.getByTestId("history-tumblr")).toBeVisible();
   await expect(page.getByTestId("forms-table").getByRole("rowheader", { name: first })).toBeVisible();
+  await expect(page.getByTestId("forms-table").getByRole("columnheader", { name: "Hacker News" })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath("url.png"), fullPage: true });
 
   await page.getByRole("button", { name: "7 days" }).click();
@@ -124,11 +154,15 @@ test("pasted URLs are tracked and counted; a URL's page charts its history, keep
   await expect(page.getByRole("button", { name: "7 days" })).toHaveAttribute("aria-pressed", "true");
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
-  const lines = fs.readFileSync((await download.path())!, "utf8").trim().split(/\r\n/);
-  expect(lines[0]).toBe(CSV_HEADER);
-  expect(lines).toHaveLength(4);
+  const [header, ...rows] = fs.readFileSync((await download.path())!, "utf8").trim().split(/\r\n/).map((line) => line.split(","));
+  // Facebook's and Pinterest's columns first, then each other network's fields.
+  expect(header!.slice(0, CSV_HEADER.split(",").length).join(",")).toBe(CSV_HEADER);
+  expect(header).toContain("reddit_score");
+  expect(rows).toHaveLength(3);
+  const cell = (row: string[], column: string) => row[header!.indexOf(column)];
+  expect(cell(rows[1]!, "facebook_total_count")).toBe("12");
   // Pinterest's missing day is an empty cell, never a 0.
-  expect(lines[2]).toMatch(/,12,0,0,12,0,$/);
+  expect(cell(rows[1]!, "pinterest_count")).toBe("");
 
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole("application", { name: "Facebook total count, daily, last 7 days" })).toBeVisible();
@@ -201,8 +235,11 @@ test("the list searches and sorts on the server, removes a URL after confirming,
   await expect(total).toHaveAttribute("aria-sort", "descending");
   await total.getByRole("button").click();
   await expect(total).toHaveAttribute("aria-sort", "ascending");
+  const totalColumn = (await columnIndex(page, "Total")) + 1;
   const totals = async () =>
-    (await page.getByTestId("tracked-table").locator("tbody tr[aria-rowindex] td:nth-child(4)").allInnerTexts()).map((text) => Number(text.replace(/,/g, "")));
+    (await page.getByTestId("tracked-table").locator(`tbody tr[aria-rowindex] td:nth-child(${totalColumn})`).allInnerTexts()).map((text) =>
+      Number(text.replace(/,/g, "")),
+    );
   // The rows of the new order arrive after the header changes.
   await expect.poll(async () => {
     const numbers = await totals();

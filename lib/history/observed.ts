@@ -1,3 +1,4 @@
+import { keyOf, type NetworkId } from "../counts/all-networks.ts";
 import { z } from "zod";
 import { MORE_NETWORKS, moreNetworkSchemas } from "../counts/more-networks.ts";
 import type { FacebookCounts, StoredCounts } from "../counts/values.ts";
@@ -76,6 +77,17 @@ const HEADLINE: { [N in ObservedNetwork]: (value: ObservedValue<N>) => number } 
 };
 
 const headlineOf = <N extends ObservedNetwork>(network: N, value: ObservedValue<N>) => HEADLINE[network](value);
+
+/** The values of these networks only (null: all of them): what an account's totals and changes sum. */
+export function onlyNetworks(values: ObservedValues, networks: readonly NetworkId[] | null): ObservedValues {
+  if (networks === null) return values;
+  const kept: Record<string, unknown> = {};
+  for (const id of networks) {
+    const value = values[keyOf(id)];
+    if (value !== undefined) kept[keyOf(id)] = value;
+  }
+  return kept as ObservedValues;
+}
 
 /** Each network's headline number: what `total` sums and `change_7d` compares. */
 export function headlines(values: ObservedValues): Partial<Record<ObservedNetwork, number>> {

@@ -1,3 +1,4 @@
+import type { NetworkId } from "../counts/all-networks.ts";
 import type { ObservedValues } from "../history/observed.ts";
 
 /**
@@ -66,6 +67,8 @@ export interface Tracker {
   accountId: string;
   aliases: string[];
   countVariants: boolean;
+  /** The networks the account shows: its totals and changes sum these (null: every network). */
+  networks: NetworkId[] | null;
 }
 
 export interface TrackedStore {

@@ -164,7 +164,7 @@ export const trackedItemSchema = z
     networks: networksV2Schema,
     total: count.nullable().meta({
       description:
-        "The sum of the networks' headline numbers: Facebook total_count, Pinterest count, Reddit score + comments, Hacker News points + comments, Bluesky likes + reposts + replies + quotes, VK count, OK.ru count, Tumblr notes",
+        "The sum of the headline numbers of the networks the account shows: Facebook total_count, Pinterest count, Reddit score + comments, Hacker News points + comments, Bluesky likes + reposts + replies + quotes, VK count, OK.ru count, Tumblr notes (as of the last refresh; change_7d and change_30d compare the same)",
     }),
     change_7d: z.number().int().nullable(),
     change_30d: z.number().int().nullable(),

@@ -59,7 +59,10 @@ function v2Endpoint(deps: ApiDeps, answer: V2Handler): Endpoint {
 
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
 
-/** The networks a v2 request asks: those it names, else those the account shows; each must be one this service asks. */
+/**
+ * The networks a v2 request asks or answers: those it names, else those the account shows (what every v2
+ * answer carries, and what totals sum); each must be one this service asks.
+ */
 function networksAsked(deps: ApiDeps, account: AccountContext, named: readonly NetworkId[] | undefined): NetworkId[] {
   if (!named) return deps.counts.enabled.filter((id) => account.networks === null || account.networks.includes(id));
   const off = named.filter((id) => !deps.counts.enabled.includes(id));
@@ -179,9 +182,10 @@ export const v2TrackedListHandler = (deps: ApiDeps) =>
     const ordering = { sort: query.sort, order: query.order };
     const after = query.cursor ? decodeCursor(query.cursor, ordering) : undefined;
     const page = await listTracked(deps, account, { ...ordering, limit: query.limit, after, search: query.q, filter: query.filter });
-    const lines = query.sparkline ? await sparklines(deps.store.history, page.rows.map((row) => row.urlId), deps.clock.now()) : null;
+    const shown = networksAsked(deps, account, undefined);
+    const lines = query.sparkline ? await sparklines(deps.store.history, page.rows.map((row) => row.urlId), deps.clock.now(), account.networks) : null;
     return send(200, {
-      data: page.rows.map((row) => (lines ? { ...trackedItem(row, deps.counts.enabled), sparkline: lines.get(row.urlId) } : trackedItem(row, deps.counts.enabled))),
+      data: page.rows.map((row) => (lines ? { ...trackedItem(row, shown), sparkline: lines.get(row.urlId) } : trackedItem(row, shown))),
       next_cursor: page.next ? encodeCursor(page.next, ordering) : null,
     });
   });
@@ -214,15 +218,16 @@ export const v2TrackedStatusHandler = (deps: ApiDeps) =>
 export const v2TrackedUrlHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, async (account, { params }) => {
     const detail = await trackedUrlDetail(deps, account, validQuery(untrackQuerySchema, params).url);
+    const shown = networksAsked(deps, account, undefined);
     return send(200, {
-      ...trackedItem(detail.row, deps.counts.enabled),
+      ...trackedItem(detail.row, shown),
       aliases: detail.row.aliases,
       count_variants: detail.countVariants,
       forms: detail.forms.map((form) => ({
         url: form.url,
         kind: form.kind,
         observed_at: form.latest ? iso(form.latest.at) : null,
-        networks: storedNetworks(form.latest?.values ?? null, deps.counts.enabled),
+        networks: storedNetworks(form.latest?.values ?? null, shown),
         facebook_counted: form.facebookCounted,
       })),
     });
@@ -242,10 +247,11 @@ export const v2UntrackHandler = (deps: ApiDeps) =>
     return noContent(204);
   });
 
+/** A URL's history, with the networks the account shows (what its answers carry). */
 async function historyOf(deps: ApiDeps, account: AccountContext, params: QueryParams) {
   const query = validQuery(historyQuerySchema, params);
   const range = dayRange(deps.clock.now(), query.from, query.to);
-  return { interval: query.interval, ...(await readHistory(deps, account, query.url, range, query.interval)) };
+  return { interval: query.interval, shown: networksAsked(deps, account, undefined), ...(await readHistory(deps, account, query.url, range, query.interval)) };
 }
 
 /** GET /v2/history: the URL's points, hourly or daily. */
@@ -255,7 +261,7 @@ export const v2HistoryHandler = (deps: ApiDeps) =>
     return send(200, {
       url: history.url,
       interval: history.interval,
-      points: history.points.map((point) => ({ t: iso(point.at), networks: storedNetworks(point.values, deps.counts.enabled) })),
+      points: history.points.map((point) => ({ t: iso(point.at), networks: storedNetworks(point.values, history.shown) })),
     });
   });
 
@@ -272,6 +278,10 @@ export const v2HistoryCsvHandler = (deps: ApiDeps) =>
         "Content-Type": "text/csv; charset=utf-8",
         "Content-Disposition": `attachment; filename="${name}"`,
       },
-      body: Papa.unparse({ fields: ["t", ...csvColumns(deps.counts.enabled)], data: history.points.map((point) => [new Date(point.at).toISOString(), ...csvCells(point.values, deps.counts.enabled)]) }) + "\r\n",
+      body:
+        Papa.unparse({
+          fields: ["t", ...csvColumns(history.shown)],
+          data: history.points.map((point) => [new Date(point.at).toISOString(), ...csvCells(point.values, history.shown)]),
+        }) + "\r\n",
     };
   });

@@ -1,8 +1,8 @@
 import { nextRefreshAt, type Cadence } from "../../lib/history/cadence.ts";
-import { changeBetween, totalOf, type ObservedValues } from "../../lib/history/observed.ts";
+import { changeBetween, onlyNetworks, totalOf, type ObservedValues } from "../../lib/history/observed.ts";
 import { combine, formsOf } from "../../lib/history/variants.ts";
 import type { HistoryStore } from "../../lib/store/history.ts";
-import type { DueRefresh, TrackedStore, TrackedSummary } from "../../lib/store/tracked.ts";
+import type { DueRefresh, Tracker, TrackedStore, TrackedSummary } from "../../lib/store/tracked.ts";
 import type { CountService } from "../counts/count-service.ts";
 import type { HistoryRecorder } from "../history/recorder.ts";
 
@@ -43,16 +43,18 @@ export async function refreshUrl(deps: RefreshDeps, due: DueRefresh, token: stri
   const summaries = await Promise.all(
     trackers.map(async (tracker) => ({
       accountId: tracker.accountId,
-      summary: await summarize(deps.history, formsOf(due.url, tracker), now, ids, refreshedAt),
+      summary: await summarize(deps.history, formsOf(due.url, tracker), tracker.networks, now, ids, refreshedAt),
     })),
   );
   const next = nextRefreshAt(deps.cadence, due.firstTrackedAt, refreshedAt);
   return (await deps.tracked.completeRefresh(due, token, refreshedAt, next, summaries)) ? "refreshed" : "lost";
 }
 
+/** The account's combined counts (every network), and its total and changes over the networks it shows. */
 async function summarize(
   history: HistoryStore,
   forms: string[],
+  networks: Tracker["networks"],
   now: Map<string, ObservedValues>,
   ids: Map<string, number>,
   at: number,
@@ -63,7 +65,7 @@ async function summarize(
     // Only forms observed back then take part: a form first seen since would count as all change.
     const both = forms.flatMap((form, i) => (then[i] ? [{ then: then[i].values, now: now.get(form)! }] : []));
     if (both.length === 0) return null;
-    return changeBetween(combine(both.map((f) => f.then)), combine(both.map((f) => f.now)));
+    return changeBetween(onlyNetworks(combine(both.map((f) => f.then)), networks), onlyNetworks(combine(both.map((f) => f.now)), networks));
   };
-  return { latest, total: totalOf(latest), change7d: await changeSince(7 * DAY), change30d: await changeSince(30 * DAY) };
+  return { latest, total: totalOf(onlyNetworks(latest, networks)), change7d: await changeSince(7 * DAY), change30d: await changeSince(30 * DAY) };
 }

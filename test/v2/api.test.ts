@@ -203,6 +203,27 @@ describe("tracked URLs", () => {
   });
 });
 
+describe("the networks an account shows", () => {
+  it("are what tracked URLs, history and CSV answer, and what totals sum", async () => {
+    const { apiKey, email } = await svc.account("plus");
+    await svc.prisma.account.update({ where: { email }, data: { networks: "vk,ok" } });
+    const url = fresh();
+    await post(apiKey, { urls: [url] });
+    const row = await until(
+      "the URL refreshed",
+      async () => (await (await svc.get("/v2/tracked", bearer(apiKey))).json()).data[0],
+      (r) => r?.last_refreshed_at !== null,
+      60_000,
+    );
+    expect(Object.keys(row.networks)).toEqual(["vk", "ok"]);
+    expect(row.total).toBe(row.networks.vk.count + row.networks.ok.count);
+    const history = await (await svc.get(`/v2/history?url=${encodeURIComponent(url)}`, bearer(apiKey))).json();
+    expect(Object.keys(history.points[0].networks)).toEqual(["vk", "ok"]);
+    const csv = await (await svc.get(`/v2/history.csv?url=${encodeURIComponent(url)}`, bearer(apiKey))).text();
+    expect(csv.split("\r\n")[0]).toBe("t,vk_count,ok_count");
+  });
+});
+
 describe("GET /v2/history", () => {
   it("serves URLs the account queried or tracks, as JSON and CSV, and 404 for any other", async () => {
     const { apiKey } = await svc.account("free");

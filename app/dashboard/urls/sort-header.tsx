@@ -1,7 +1,7 @@
 "use client";
 
 import type { SortOrder, TrackedSort } from "@/dashboard/client/tracked/types";
-import { COLUMNS } from "./tracked-columns";
+import { STICKY_URL_CELL, type Column } from "./tracked-columns";
 
 export interface Ordering {
   sort: TrackedSort;
@@ -9,18 +9,21 @@ export interface Ordering {
 }
 
 /** The column headings; the sortable ones are buttons, and the sorted one says which way. */
-export function SortHeader({ ordering, onSort }: { ordering: Ordering; onSort: (sort: TrackedSort) => void }) {
+export function SortHeader({ columns, ordering, onSort }: { columns: readonly Column[]; ordering: Ordering; onSort: (sort: TrackedSort) => void }) {
   return (
     <thead className="sticky top-0 z-10 bg-slate-100 text-left text-xs font-semibold text-slate-700">
       <tr aria-rowindex={1}>
-        {COLUMNS.map((column) => (
+        {columns.map((column) => (
           <th
-            key={column.label}
+            key={column.key}
             scope="col"
+            title={column.title}
             aria-sort={column.sort && ordering.sort === column.sort ? (ordering.order === "asc" ? "ascending" : "descending") : undefined}
-            className={`border-b border-slate-200 leading-tight ${column.sort ? "p-0" : "px-2 py-2"} ${column.numeric ? "text-right" : ""}`}
+            className={`border-b border-slate-200 bg-slate-100 leading-tight ${column.sort ? "p-0" : "px-2 py-2"} ${column.numeric ? "text-right" : ""} ${
+              column.key === "url" ? STICKY_URL_CELL : ""
+            }`}
           >
-            {column.label === "Remove" ? (
+            {column.key === "remove" ? (
               <span className="sr-only">Remove</span>
             ) : column.sort ? (
               <button

@@ -3,28 +3,39 @@
 import Link from "next/link";
 import { Sparkline } from "@/components/sparkline";
 import { formatTimeAgo } from "@/dashboard/client/format";
-import { headlineCount } from "@/dashboard/client/tracked/networks";
+import { headlineCount, type HeadlineNetwork } from "@/dashboard/client/tracked/networks";
 import { sparklineSummary } from "@/dashboard/client/tracked/sparkline";
 import type { TrackedItem } from "@/dashboard/client/tracked/types";
 import { shortUrl, urlViewHref } from "@/dashboard/client/tracked/url-view";
 import { Change, Count, NotYet } from "./counts";
+import { STICKY_URL_CELL } from "./tracked-columns";
 
 /** Every row has this height, so the virtualizer knows where each row is without measuring it. */
 export const ROW_HEIGHT = 44;
 
-/** One tracked URL; `index` is its place among all the loaded rows, not among those drawn. */
-export function TrackedRow({ row, index, now, onRemove }: { row: TrackedItem; index: number; now: number | null; onRemove: (url: string) => void }) {
+/**
+ * One tracked URL; `index` is its place among all the loaded rows, not among those drawn. Its cells follow
+ * trackedColumns' order: the total and its changes, then each shown network's headline number.
+ */
+export function TrackedRow({
+  row,
+  index,
+  networks,
+  now,
+  onRemove,
+}: {
+  row: TrackedItem;
+  index: number;
+  networks: readonly HeadlineNetwork[];
+  now: number | null;
+  onRemove: (url: string) => void;
+}) {
   const counted = row.last_refreshed_at !== null;
   return (
-    <tr aria-rowindex={index + 2} style={{ height: ROW_HEIGHT }} className={index % 2 ? "bg-slate-50" : undefined}>
-      <td className="px-2">
+    // A background of its own on every row: the URL cell, sticky over the others, takes it on.
+    <tr aria-rowindex={index + 2} style={{ height: ROW_HEIGHT }} className={index % 2 ? "bg-slate-50" : "bg-white"}>
+      <td className={`bg-inherit px-2 ${STICKY_URL_CELL}`}>
         <UrlLink url={row.url} />
-      </td>
-      <td className="px-2 text-right tabular-nums">
-        {counted ? <Count value={headlineCount(row.networks, "facebook")} /> : <NotYet />}
-      </td>
-      <td className="px-2 text-right tabular-nums">
-        {counted ? <Count value={headlineCount(row.networks, "pinterest")} /> : <NotYet />}
       </td>
       <td className="px-2 text-right font-medium tabular-nums">
         {counted ? <Count value={row.total} /> : <NotYet />}
@@ -36,6 +47,11 @@ export function TrackedRow({ row, index, now, onRemove }: { row: TrackedItem; in
         <Change value={row.change_30d} />
       </td>
       <td className="px-2">{row.sparkline && <Sparkline values={row.sparkline} label={sparklineSummary(row.sparkline)} width={64} />}</td>
+      {networks.map((network) => (
+        <td key={network.key} className="px-2 text-right tabular-nums">
+          {counted ? <Count value={headlineCount(row.networks, network.key)} /> : <NotYet />}
+        </td>
+      ))}
       <td className="truncate px-2 text-slate-600">
         <RelativeTime at={row.added_at} now={now} />
       </td>

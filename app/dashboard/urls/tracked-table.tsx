@@ -6,11 +6,13 @@ import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { formatNumber } from "@/dashboard/client/format";
 import { useNow } from "@/dashboard/client/hooks/use-now";
+import { useShownNetworks } from "@/dashboard/client/hooks/use-shown-networks";
 import { useRemoveUrl, useTrackedList, type TrackedListQuery } from "@/dashboard/client/hooks/use-tracked";
+import type { HeadlineNetwork } from "@/dashboard/client/tracked/networks";
 import type { TrackedItem, TrackedSort } from "@/dashboard/client/tracked/types";
 import { ConfirmDialog } from "../whitelist/confirm-dialog";
 import { SortHeader, type Ordering } from "./sort-header";
-import { COLUMNS } from "./tracked-columns";
+import { tableMinRem, trackedColumns } from "./tracked-columns";
 import { ROW_HEIGHT, TrackedRow } from "./tracked-row";
 
 /** The next page is asked for when the last row drawn is this close to the end of the loaded ones. */
@@ -36,6 +38,7 @@ export function TrackedTable() {
   const q = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const [filter, setFilter] = useState<TrackedListQuery["filter"]>("");
   const list = useTrackedList({ ...ordering, q, filter });
+  const networks = useShownNetworks();
   const rows = useMemo(() => list.data?.pages.flatMap((page) => page.data) ?? [], [list.data]);
   const remove = useRemoveUrl();
   const [removing, setRemoving] = useState<string | null>(null);
@@ -89,10 +92,12 @@ export function TrackedTable() {
           <ErrorState message={`The URL could not be removed: ${remove.error.message}`} />
         </div>
       )}
-      {list.isPending ? (
-        <LoadingState label="Loading tracked URLs…" className="h-64" />
-      ) : list.isError && rows.length === 0 ? (
+      {list.isError && rows.length === 0 ? (
         <ErrorState message={list.error.message} onRetry={() => void list.refetch()} />
+      ) : !networks.shown && networks.isError ? (
+        <ErrorState message={`The networks to show could not be loaded: ${networks.error?.message}`} onRetry={() => void networks.refetch()} />
+      ) : list.isPending || !networks.shown ? (
+        <LoadingState label="Loading tracked URLs…" className="h-64" />
       ) : rows.length === 0 ? (
         q || filter ? (
           <EmptyState>
@@ -115,6 +120,7 @@ export function TrackedTable() {
         <>
           <VirtualRows
             rows={rows}
+            networks={networks.shown}
             scroller={scroller}
             ordering={ordering}
             onSort={sortBy}
@@ -152,6 +158,7 @@ export function TrackedTable() {
 
 function VirtualRows({
   rows,
+  networks,
   scroller,
   ordering,
   onSort,
@@ -161,6 +168,8 @@ function VirtualRows({
   busy,
 }: {
   rows: TrackedItem[];
+  /** The networks the account shows: a column each. */
+  networks: readonly HeadlineNetwork[];
   scroller: RefObject<HTMLDivElement | null>;
   ordering: Ordering;
   onSort: (sort: TrackedSort) => void;
@@ -172,6 +181,7 @@ function VirtualRows({
   busy: boolean;
 }) {
   const now = useNow();
+  const columns = useMemo(() => trackedColumns(networks), [networks]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -197,26 +207,32 @@ function VirtualRows({
       // Positioned, so the cells' screen-reader text (absolutely placed) is clipped here rather than widening the page.
       className={`relative max-h-[36rem] overflow-auto rounded-md border border-slate-200 ${busy ? "opacity-60" : ""}`}
     >
-      <table className="w-full min-w-[58rem] table-fixed border-collapse text-sm" aria-rowcount={complete ? rows.length + 1 : -1} data-testid="tracked-table">
+      <table
+        className="w-full table-fixed border-collapse text-sm"
+        style={{ minWidth: `${tableMinRem(columns)}rem` }}
+        aria-rowcount={complete ? rows.length + 1 : -1}
+        data-testid="tracked-table"
+      >
         <colgroup>
-          {COLUMNS.map((column) => (
-            <col key={column.label} className={column.width} />
+          {columns.map((column) => (
+            // The URL's column takes what the others leave.
+            <col key={column.key} style={column.key === "url" ? undefined : { width: `${column.rem}rem` }} />
           ))}
         </colgroup>
-        <SortHeader ordering={ordering} onSort={onSort} />
+        <SortHeader columns={columns} ordering={ordering} onSort={onSort} />
         <tbody>
           {before > 0 && (
             <tr aria-hidden="true">
-              <td colSpan={COLUMNS.length} style={{ height: before }} />
+              <td colSpan={columns.length} style={{ height: before }} />
             </tr>
           )}
           {items.map((item) => {
             const row = rows[item.index]!;
-            return <TrackedRow key={row.url} row={row} index={item.index} now={now} onRemove={onRemove} />;
+            return <TrackedRow key={row.url} row={row} index={item.index} networks={networks} now={now} onRemove={onRemove} />;
           })}
           {after > 0 && (
             <tr aria-hidden="true">
-              <td colSpan={COLUMNS.length} style={{ height: after }} />
+              <td colSpan={columns.length} style={{ height: after }} />
             </tr>
           )}
         </tbody>

@@ -1,5 +1,6 @@
 "use client";
 
+import { NetworkBanner } from "../network-banner";
 import { AddUrlsCard } from "./add-urls-card";
 import { TrackedStatusLine } from "./tracked-status";
 import { TrackedTable } from "./tracked-table";
@@ -14,6 +15,7 @@ export function UrlsClient() {
         </p>
         <TrackedStatusLine />
       </div>
+      <NetworkBanner />
       <AddUrlsCard />
       <TrackedTable />
     </div>

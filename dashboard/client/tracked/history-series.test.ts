@@ -22,6 +22,16 @@ describe("networkSeries", () => {
     expect(networkSeries(points, "pinterest").map((p) => p.value)).toEqual([1, 2, null, 0]);
   });
 
+  it("plots a network's headline number: Reddit's score + comments", () => {
+    const reddit = (score: number, comments: number) => ({ status: "ok" as const, score, comments, posts: 1 });
+    const redditPoints: HistoryAnswer["points"] = [
+      { t: "2025-01-01T00:00:00.000Z", networks: { reddit: reddit(10, 2) } },
+      { t: "2025-01-02T00:00:00.000Z", networks: {} },
+      { t: "2025-01-03T00:00:00.000Z", networks: { reddit: reddit(15, 4) } },
+    ];
+    expect(networkSeries(redditPoints, "reddit").map((p) => p.value)).toEqual([12, null, 19]);
+  });
+
   it("reads the times as epoch milliseconds", () => {
     expect(networkSeries(points, "facebook")[0]!.t).toBe(Date.UTC(2025, 0, 1));
   });

@@ -1,5 +1,6 @@
 import { rangeDays } from "../history-range.ts";
-import { headlineCount, type HeadlineNetwork } from "./networks.ts";
+import type { NetworkId } from "../../../lib/counts/all-networks.ts";
+import { headlineCount } from "./networks.ts";
 import type { HistoryAnswer } from "./types.ts";
 
 export interface SeriesPoint {
@@ -11,8 +12,8 @@ export interface SeriesPoint {
   isolated: boolean;
 }
 
-/** One network's line through a URL's history. */
-export function networkSeries(points: HistoryAnswer["points"], network: HeadlineNetwork): SeriesPoint[] {
+/** One network's line through a URL's history: its headline number at each point. */
+export function networkSeries(points: HistoryAnswer["points"], network: NetworkId): SeriesPoint[] {
   const values = points.map((point) => headlineCount(point.networks, network));
   return points.map((point, i) => ({
     t: Date.parse(point.t),

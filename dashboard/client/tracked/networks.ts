@@ -1,15 +1,99 @@
+import { NETWORK_IDS, NETWORK_LABELS, type NetworkId } from "../../../lib/counts/all-networks.ts";
 import type { Networks } from "./types.ts";
 
-export type HeadlineNetwork = "facebook" | "pinterest";
+type NetworkObject<N extends NetworkId> = NonNullable<Networks[N]>;
+type FieldOf<N extends NetworkId> = Exclude<keyof NetworkObject<N>, "status" | "age_seconds"> & string;
 
-/** Each network's one number the dashboard shows: Facebook's total_count, Pinterest's count. */
-export const HEADLINE_NETWORKS: readonly { key: HeadlineNetwork; label: string; measure: string }[] = [
-  { key: "facebook", label: "Facebook", measure: "total count" },
-  { key: "pinterest", label: "Pinterest", measure: "count" },
-];
+interface Measure<N extends NetworkId> {
+  /** What the headline number is, in words: "score + comments". */
+  measure: string;
+  /** The fields the headline number sums (what the API's `total` adds up). */
+  summed: readonly FieldOf<N>[];
+  /** The fields shown under the headline number, when it is not the network's only one. */
+  fields: readonly { key: FieldOf<N>; label: string }[];
+}
 
-/** The network's headline number, or null when it did not report (never 0 in its place). */
-export function headlineCount(networks: Networks, network: HeadlineNetwork): number | null {
-  if (network === "facebook") return networks.facebook?.status === "unavailable" ? null : (networks.facebook?.total_count ?? null);
-  return networks.pinterest?.status === "unavailable" ? null : (networks.pinterest?.count ?? null);
+const MEASURES: { [N in NetworkId]: Measure<N> } = {
+  facebook: {
+    measure: "total count",
+    summed: ["total_count"],
+    fields: [
+      { key: "share_count", label: "Shares" },
+      { key: "reaction_count", label: "Reactions" },
+      { key: "comment_count", label: "Comments" },
+      { key: "comment_plugin_count", label: "Comment plugin" },
+    ],
+  },
+  pinterest: { measure: "count", summed: ["count"], fields: [] },
+  reddit: {
+    measure: "score + comments",
+    summed: ["score", "comments"],
+    fields: [
+      { key: "score", label: "Score" },
+      { key: "comments", label: "Comments" },
+      { key: "posts", label: "Posts" },
+    ],
+  },
+  hackernews: {
+    measure: "points + comments",
+    summed: ["points", "comments"],
+    fields: [
+      { key: "points", label: "Points" },
+      { key: "comments", label: "Comments" },
+      { key: "stories", label: "Stories" },
+    ],
+  },
+  bluesky: {
+    measure: "likes + reposts + replies + quotes",
+    summed: ["likes", "reposts", "replies", "quotes"],
+    fields: [
+      { key: "likes", label: "Likes" },
+      { key: "reposts", label: "Reposts" },
+      { key: "replies", label: "Replies" },
+      { key: "quotes", label: "Quotes" },
+      { key: "posts", label: "Posts found" },
+    ],
+  },
+  vk: { measure: "count", summed: ["count"], fields: [] },
+  ok: { measure: "count", summed: ["count"], fields: [] },
+  tumblr: { measure: "notes", summed: ["notes"], fields: [] },
+};
+
+export interface HeadlineNetwork {
+  key: NetworkId;
+  label: string;
+  measure: string;
+  fields: readonly { key: string; label: string }[];
+}
+
+/** Every network with its one number the dashboard shows (its headline number), in the API's order. */
+export const HEADLINE_NETWORKS: readonly HeadlineNetwork[] = NETWORK_IDS.map((key) => ({
+  key,
+  label: NETWORK_LABELS[key],
+  measure: MEASURES[key].measure,
+  fields: MEASURES[key].fields,
+}));
+
+/** The networks of `ids` (those the account shows), in the order given. */
+export const headlineNetworks = (ids: readonly NetworkId[]): HeadlineNetwork[] =>
+  ids.map((id) => HEADLINE_NETWORKS.find((network) => network.key === id)!);
+
+/** One field of a network object; the table above names only number fields, so the value is a count or null. */
+const valueOf = (object: object, field: string) => (object as Record<string, number | null | undefined>)[field] ?? null;
+
+/** One field of the network's object, or null when the network did not report it. */
+export function fieldCount(networks: Networks, network: NetworkId, field: string): number | null {
+  const object = networks[network];
+  return !object || object.status === "unavailable" ? null : valueOf(object, field);
+}
+
+/** The network's headline number, or null when it did not report (never 0 in its place); stale values count. */
+export function headlineCount(networks: Networks, network: NetworkId): number | null {
+  let sum = 0;
+  for (const field of MEASURES[network].summed as readonly string[]) {
+    const value = fieldCount(networks, network, field);
+    if (value === null) return null;
+    sum += value;
+  }
+  return sum;
 }

@@ -1,3 +1,4 @@
+import { networkListOf } from "../accounts.ts";
 import { z } from "zod";
 import type { DueRefresh, Tracker, TrackedStore } from "../tracked.ts";
 import { DUE_AGAIN, pageOf, pageStatements, summaryColumns, TRACKED_SELECT, toTracked, type TrackedRow } from "../tracked-rows.ts";
@@ -32,7 +33,7 @@ const SQL = {
   claimNew: claimSql("AND last_refreshed_at IS NULL"),
   claim: claimSql(""),
   trackers: `
-    SELECT t.url_id, t.account_id, t.aliases, a.count_variants FROM tracked_url t JOIN account a ON a.id = t.account_id
+    SELECT t.url_id, t.account_id, t.aliases, a.count_variants, a.networks FROM tracked_url t JOIN account a ON a.id = t.account_id
     WHERE t.url_id = ANY($1::int[]) ORDER BY t.url_id, t.account_id`,
   complete: `
     UPDATE refresh_schedule SET next_refresh_at = CASE WHEN next_refresh_at = $5 THEN $1 ELSE next_refresh_at END,
@@ -119,7 +120,7 @@ export function postgresTracked(sql: Sql): TrackedStore {
       return claimed;
     },
     async trackersOf(urlIds) {
-      const { rows } = await sql.query<{ url_id: number; account_id: string; aliases: string; count_variants: boolean }>(
+      const { rows } = await sql.query<{ url_id: number; account_id: string; aliases: string; count_variants: boolean; networks: string | null }>(
         "trackersOf",
         SQL.trackers,
         [[...urlIds]],
@@ -130,6 +131,7 @@ export function postgresTracked(sql: Sql): TrackedStore {
           accountId: row.account_id,
           aliases: aliasList.parse(JSON.parse(row.aliases)),
           countVariants: row.count_variants,
+          networks: networkListOf(row.networks),
         });
       }
       return trackers;

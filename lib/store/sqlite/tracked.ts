@@ -1,3 +1,4 @@
+import { networkListOf } from "../accounts.ts";
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import type { DueRefresh, Tracker, TrackedStore } from "../tracked.ts";
@@ -30,8 +31,8 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     leased: db.prepare<[number], { url_id: number; url: string; first_tracked_at: number; next_refresh_at: number }>(`
       SELECT s.url_id, c.url, s.first_tracked_at, s.next_refresh_at
       FROM refresh_schedule s JOIN counted_url c ON c.id = s.url_id WHERE s.url_id = ?`),
-    trackers: db.prepare<[number], { account_id: string; aliases: string; count_variants: number }>(`
-      SELECT t.account_id, t.aliases, a.count_variants FROM tracked_url t JOIN account a ON a.id = t.account_id
+    trackers: db.prepare<[number], { account_id: string; aliases: string; count_variants: number; networks: string | null }>(`
+      SELECT t.account_id, t.aliases, a.count_variants, a.networks FROM tracked_url t JOIN account a ON a.id = t.account_id
       WHERE t.url_id = ? ORDER BY t.account_id`),
     complete: db.prepare<[number, number, number, number, string]>(`
       UPDATE refresh_schedule SET next_refresh_at = CASE WHEN next_refresh_at = ? THEN ? ELSE next_refresh_at END,
@@ -137,6 +138,7 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
             accountId: row.account_id,
             aliases: aliasList.parse(JSON.parse(row.aliases)),
             countVariants: row.count_variants === 1,
+            networks: networkListOf(row.networks),
           })),
         );
       }

@@ -9,7 +9,8 @@ import { formatNumber } from "@/dashboard/client/format";
 import { useHistory } from "@/dashboard/client/hooks/use-tracked";
 import { useNow } from "@/dashboard/client/hooks/use-now";
 import { hasValues, networkSeries, rangeDomain } from "@/dashboard/client/tracked/history-series";
-import { HEADLINE_NETWORKS } from "@/dashboard/client/tracked/networks";
+import type { NetworkId } from "@/lib/counts/all-networks";
+import type { HeadlineNetwork } from "@/dashboard/client/tracked/networks";
 import type { HistoryAnswer } from "@/dashboard/client/tracked/types";
 import { historyCsvPath, HISTORY_INTERVALS, type UrlView } from "@/dashboard/client/tracked/url-view";
 
@@ -20,15 +21,28 @@ const HistoryChart = dynamic(() => import("./history-chart"), {
 });
 
 const INTERVAL_LABELS = { day: "Daily", hour: "Hourly" } as const;
-// SVG presentation attributes take plain colours: brand-600 as hex, and Pinterest's red.
-const NETWORK_COLORS = { facebook: "#0060c1", pinterest: "#c8232c" } as const;
+// SVG presentation attributes take plain colours: brand-600 as hex for Facebook, each other network's own
+// colour (darkened where it would be faint on white).
+const NETWORK_COLORS: Record<NetworkId, string> = {
+  facebook: "#0060c1",
+  pinterest: "#c8232c",
+  reddit: "#d93900",
+  hackernews: "#b45309",
+  bluesky: "#0070e0",
+  vk: "#4a76a8",
+  ok: "#c76a00",
+  tumblr: "#36465d",
+};
 
 export function HistoryCard({
   view,
+  networks,
   refreshedAt,
   onChange,
 }: {
   view: UrlView;
+  /** The networks the account shows: a chart each. */
+  networks: readonly HeadlineNetwork[];
   refreshedAt: string | null;
   onChange: (next: Partial<Omit<UrlView, "url">>) => void;
 }) {
@@ -59,7 +73,7 @@ export function HistoryCard({
           onChange={(interval) => onChange({ interval })}
         />
       </div>
-      <Charts view={view} refreshedAt={refreshedAt} />
+      <Charts view={view} networks={networks} refreshedAt={refreshedAt} />
     </Card>
   );
 }
@@ -94,7 +108,7 @@ function Segmented<T extends string | number>({
   );
 }
 
-function Charts({ view, refreshedAt }: { view: UrlView; refreshedAt: string | null }) {
+function Charts({ view, networks, refreshedAt }: { view: UrlView; networks: readonly HeadlineNetwork[]; refreshedAt: string | null }) {
   const history = useHistory(view, refreshedAt);
   if (history.isPending) return <LoadingState label="Loading the history…" className="h-[30rem]" />;
   if (history.isError) return <ErrorState message={history.error.message} onRetry={() => void history.refetch()} />;
@@ -106,8 +120,12 @@ function Charts({ view, refreshedAt }: { view: UrlView; refreshedAt: string | nu
     );
   }
   return (
-    <div className={`space-y-6 ${history.isPlaceholderData ? "opacity-60" : ""}`} aria-busy={history.isPlaceholderData}>
-      {HEADLINE_NETWORKS.map((network) => (
+    // Two charts a row on a wide screen: eight networks one under another would be a long page.
+    <div
+      className={`grid gap-6 ${networks.length > 1 ? "lg:grid-cols-2" : ""} ${history.isPlaceholderData ? "opacity-60" : ""}`}
+      aria-busy={history.isPlaceholderData}
+    >
+      {networks.map((network) => (
         <NetworkHistory key={network.key} points={history.data.points} network={network} view={view} />
       ))}
     </div>
@@ -120,7 +138,7 @@ function NetworkHistory({
   view,
 }: {
   points: HistoryAnswer["points"];
-  network: (typeof HEADLINE_NETWORKS)[number];
+  network: HeadlineNetwork;
   view: UrlView;
 }) {
   const series = useMemo(() => networkSeries(points, network.key), [points, network.key]);
@@ -129,7 +147,7 @@ function NetworkHistory({
   const known = series.filter((point) => point.value !== null);
   const title = `${network.label} ${network.measure}, ${view.interval === "hour" ? "hourly" : "daily"}, last ${view.range} days`;
   return (
-    <figure data-testid={`history-${network.key}`}>
+    <figure data-testid={`history-${network.key}`} className="min-w-0">
       <h3 className="text-sm font-semibold">
         {network.label} <span className="font-normal text-slate-600">({network.measure})</span>
       </h3>

@@ -56,6 +56,8 @@ export default function HistoryChart({
         ticks={dayTicks(domain)}
         tickFormatter={(t: number) => dayTick.format(t)}
         minTickGap={24}
+        // Every nth day where not all fit (a half-width chart, a phone): evenly spaced, not a tick here and there.
+        interval="equidistantPreserveStart"
         tick={{ fontSize: 12, fill: "#475569" }}
         tickLine={false}
       />

@@ -6,10 +6,12 @@ import { useOptimistic, useTransition, type ReactNode } from "react";
 import { ErrorState, LoadingState } from "@/components/ui/states";
 import { formatTimeAgo, formatTimeUntil } from "@/dashboard/client/format";
 import { useNow } from "@/dashboard/client/hooks/use-now";
+import { useShownNetworks } from "@/dashboard/client/hooks/use-shown-networks";
 import { isNotTracked, useSaveAliases, useTrackedUrl } from "@/dashboard/client/hooks/use-tracked";
-import { HEADLINE_NETWORKS, headlineCount } from "@/dashboard/client/tracked/networks";
+import { headlineCount, type HeadlineNetwork } from "@/dashboard/client/tracked/networks";
 import type { TrackedUrlDetail } from "@/dashboard/client/tracked/types";
 import { urlViewHref, type UrlView } from "@/dashboard/client/tracked/url-view";
+import { NetworkBanner } from "../../network-banner";
 import { Change, Count } from "../counts";
 import { AliasesEditor } from "./aliases-editor";
 import { FormsTable } from "./forms-table";
@@ -20,6 +22,7 @@ export function UrlViewClient({ view }: { view: UrlView }) {
   const router = useRouter();
   const detail = useTrackedUrl(view.url);
   const saveAliases = useSaveAliases(view.url);
+  const networks = useShownNetworks();
   // The buttons and the chart follow a new range at once; the page's address catches up with router.replace.
   const [shown, showView] = useOptimistic(view);
   const [, startTransition] = useTransition();
@@ -41,12 +44,22 @@ export function UrlViewClient({ view }: { view: UrlView }) {
       </div>
     );
   }
+  if (!networks.shown) {
+    if (!networks.isError) return <LoadingState label="Loading the URL…" className="h-96" />;
+    return (
+      <div className="space-y-4">
+        <BackLink />
+        <ErrorState message={`The networks to show could not be loaded: ${networks.error?.message}`} onRetry={() => void networks.refetch()} />
+      </div>
+    );
+  }
   const item = detail.data;
   return (
     <div className="space-y-6">
-      <Header item={item} />
-      <HistoryCard view={shown} refreshedAt={item.last_refreshed_at} onChange={changeView} />
-      <FormsTable detail={item} />
+      <Header item={item} networks={networks.shown} />
+      <NetworkBanner />
+      <HistoryCard view={shown} networks={networks.shown} refreshedAt={item.last_refreshed_at} onChange={changeView} />
+      <FormsTable detail={item} networks={networks.shown} />
       {/* Saved aliases are the editor's starting point: a new list from the API starts it again. */}
       <AliasesEditor key={item.aliases.join("\n")} url={item.url} saved={item.aliases} save={saveAliases} />
     </div>
@@ -61,7 +74,7 @@ function BackLink() {
   );
 }
 
-function Header({ item }: { item: TrackedUrlDetail }) {
+function Header({ item, networks }: { item: TrackedUrlDetail; networks: readonly HeadlineNetwork[] }) {
   const now = useNow();
   const refreshed = item.last_refreshed_at;
   const next = item.next_refresh_at;
@@ -77,21 +90,23 @@ function Header({ item }: { item: TrackedUrlDetail }) {
           <span className="sr-only"> (opens in a new tab)</span>
         </a>
       </h1>
-      <dl className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-5">
+      <dl className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-3">
         <Figure label="Total" testId="url-total" wide>
           <Count value={item.total} />
         </Figure>
-        {HEADLINE_NETWORKS.map((network) => (
-          <Figure key={network.key} label={network.label}>
-            <Count value={headlineCount(item.networks, network.key)} />
-          </Figure>
-        ))}
         <Figure label="7-day change">
           <Change value={item.change_7d} />
         </Figure>
         <Figure label="30-day change">
           <Change value={item.change_30d} />
         </Figure>
+      </dl>
+      <dl aria-label="By network" className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-4">
+        {networks.map((network) => (
+          <Figure key={network.key} label={network.label} title={`${network.label}: ${network.measure}`} testId={`url-${network.key}`}>
+            <Count value={headlineCount(item.networks, network.key)} />
+          </Figure>
+        ))}
       </dl>
       <p className="mt-2 text-sm text-slate-600" data-testid="refresh-times">
         {refreshed === null ? (
@@ -112,10 +127,10 @@ function Header({ item }: { item: TrackedUrlDetail }) {
   );
 }
 
-/** `wide`: the whole row on a phone, where two columns would leave the fifth figure alone. */
-function Figure({ label, testId, wide, children }: { label: string; testId?: string; wide?: boolean; children: ReactNode }) {
+/** `wide`: the whole row on a phone, where two columns would leave the third figure alone. */
+function Figure({ label, title, testId, wide, children }: { label: string; title?: string; testId?: string; wide?: boolean; children: ReactNode }) {
   return (
-    <div className={`flex flex-col-reverse rounded-md border border-slate-200 bg-white px-3 py-2 ${wide ? "col-span-2 sm:col-span-1" : ""}`}>
+    <div title={title} className={`flex flex-col-reverse rounded-md border border-slate-200 bg-white px-3 py-2 ${wide ? "col-span-2 sm:col-span-1" : ""}`}>
       <dt className="text-xs text-slate-600">{label}</dt>
       <dd className="text-lg font-semibold tabular-nums" data-testid={testId}>
         {children}
