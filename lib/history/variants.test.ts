@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changeBetween, freshValues, headlines, isEmpty, totalOf, type ObservedValues } from "./observed.ts";
+import { changeBetween, freshValues, headlines, isEmpty, onlyNetworks, totalOf, type ObservedValues } from "./observed.ts";
 import { combine, formsOf, variantsOf } from "./variants.ts";
 
 const fb = (total: number, share = 0) => ({ total_count: total, comment_count: 0, reaction_count: total - share, share_count: share, comment_plugin_count: 0 });
@@ -100,6 +100,16 @@ describe("headline numbers", () => {
     expect(totalOf({ tumblr: { notes: 0 } })).toBe(0);
     expect(isEmpty({ ok: { count: 0 } })).toBe(false);
     expect(isEmpty({})).toBe(true);
+  });
+});
+
+describe("an account's networks", () => {
+  it("keep only the values of the networks it shows, by id, for its totals", () => {
+    const values: ObservedValues = { Pinterest: 3, reddit: { score: 5, comments: 2, posts: 1 }, vk: { count: 7 } };
+    expect(onlyNetworks(values, ["pinterest", "reddit", "tumblr"])).toEqual({ Pinterest: 3, reddit: { score: 5, comments: 2, posts: 1 } });
+    expect(totalOf(onlyNetworks(values, ["pinterest", "reddit"]))).toBe(10);
+    expect(onlyNetworks(values, null)).toBe(values);
+    expect(totalOf(onlyNetworks(values, ["facebook"]))).toBeNull();
   });
 });
 

@@ -292,9 +292,9 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       expect((await b.tracked.get(owner, id!))?.latest).toEqual(latest);
     });
 
-    it("lists who tracks a URL with their aliases and variant setting", async () => {
+    it("lists who tracks a URL with their aliases, variant setting and networks", async () => {
       const [one, two] = [await account("big"), await account("big")];
-      await db.prisma.account.update({ where: { id: two }, data: { countVariants: true } });
+      await db.prisma.account.update({ where: { id: two }, data: { countVariants: true, networks: "reddit,vk" } });
       const [id] = await ids(urls(1));
       await a.tracked.add(one, [id!], 100, T0);
       await a.tracked.add(two, [id!], 100, T0);
@@ -307,8 +307,8 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       const trackers = (await a.tracked.trackersOf([id!])).get(id!);
       expect(trackers).toEqual(
         [
-          { accountId: one, aliases: ["http://old.example/a"], countVariants: false },
-          { accountId: two, aliases: [], countVariants: true },
+          { accountId: one, aliases: ["http://old.example/a"], countVariants: false, networks: null },
+          { accountId: two, aliases: [], countVariants: true, networks: ["reddit", "vk"] },
         ].sort((x, y) => (x.accountId < y.accountId ? -1 : 1)),
       );
     });
