@@ -6,7 +6,7 @@ import { formatDuration } from "./format.ts";
 export function describeHealth(entry: NetworkHealth, now: number): string {
   switch (entry.state) {
     case "ok":
-      return "Working: counts are fresh.";
+      return "Counts are fresh.";
     case "disabled":
       return "Not asked by this service.";
     case "credentials_rejected":
@@ -16,7 +16,7 @@ export function describeHealth(entry: NetworkHealth, now: number): string {
     case "throttled": {
       const wait = entry.retry_at ? Date.parse(entry.retry_at) - now : 0;
       const when = wait > 1000 ? `in ${formatDuration(wait)}` : "any moment now";
-      return `Paused: ${entry.name} asked us to slow down, or this service's budget for it is used up. It is asked again ${when}; until then its counts show their last known values.`;
+      return `${entry.name} asked us to slow down, or this service's budget for it is used up. It is asked again ${when}; until then its counts show their last known values.`;
     }
   }
 }
