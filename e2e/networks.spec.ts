@@ -47,3 +47,23 @@ test("shows a network the sandbox throttles as paused, on the panel and on the o
     await tumblrKnobs({ mode: "ok" });
   }
 });
+
+test("the Networks setting chooses what the lookup and API v2 show", async ({ signedIn: page, account }) => {
+  await page.goto("/dashboard/settings");
+  const card = page.getByTestId("shown-networks");
+  await expect(card.getByRole("checkbox")).toHaveCount(8);
+  for (const name of ["Facebook", "Pinterest", "Hacker News", "Bluesky", "OK.ru", "Tumblr"]) await card.getByLabel(name, { exact: true }).uncheck();
+  await page.getByRole("button", { name: "Save networks" }).click();
+  await expect(page.getByRole("button", { name: "Save networks" })).toBeDisabled();
+  await page.screenshot({ path: test.info().outputPath("settings-networks.png"), fullPage: true });
+
+  const answer = await api(`/v2/counts?url=${encodeURIComponent(`https://networks-e2e.example.com/setting-${Date.now()}`)}`, account.apiKey);
+  expect(Object.keys((answer.body as { networks: object }).networks)).toEqual(["reddit", "vk"]);
+
+  await page.goto("/dashboard");
+  await page.getByLabel("URL", { exact: true }).fill(`https://networks-e2e.example.com/lookup-${Date.now()}`);
+  await page.getByRole("button", { name: "Look up" }).click();
+  await expect(page.getByTestId("lookup-network-reddit")).toBeVisible();
+  await expect(page.getByTestId("lookup-network-vk")).toBeVisible();
+  await expect(page.getByTestId("lookup-counts").locator("dl")).toHaveCount(2);
+});

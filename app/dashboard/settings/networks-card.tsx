@@ -26,8 +26,8 @@ export function NetworksCard() {
   return (
     <Card title="Networks">
       <p className="text-sm text-slate-600">
-        The networks your tables, charts and lookups show, and API v2 asks when a request names none. History keeps every network
-        either way.
+        The networks your tables, charts and lookups show, and API v2 asks when a request names none. Tracked URLs&apos; totals
+        and changes add up these networks from each URL&apos;s next refresh; history keeps every network either way.
       </p>
       <fieldset className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-4" data-testid="shown-networks">
         <legend className="sr-only">Networks to show</legend>
