@@ -6,19 +6,56 @@ import { admin, api, createAccount, expect, finishedJob, setUsedToday, signIn, t
 
 /**
  * Bulk jobs in the dashboard: a file checked in the browser before upload, live progress to complete, the
- * results table and its downloads checked against the public API, the history, the free plan's notice, the
- * batch limit, and one account never reaching another's job.
+ * results table (a column per network of the job) and its downloads checked against the public API v2, the
+ * history, the free plan's notice, the batch limit, and one account never reaching another's job.
  */
 
-interface CountObject {
-  Pinterest: number | null;
-  Facebook: {
-    total_count: number | null;
-    comment_count: number | null;
-    reaction_count: number | null;
-    share_count: number | null;
-    comment_plugin_count: number | null;
-  };
+/** A URL's v2 network objects: each network's status and numbers (null: not reported). */
+type Networks = Record<string, Record<string, string | number | null | undefined>>;
+
+/** Every network's numbers, as v2 objects and the CSV name them; the e2e account shows all eight. */
+const NETWORK_FIELDS: Record<string, string[]> = {
+  facebook: ["total_count", "comment_count", "reaction_count", "share_count", "comment_plugin_count"],
+  pinterest: ["count"],
+  reddit: ["score", "comments", "posts"],
+  hackernews: ["points", "comments", "stories"],
+  bluesky: ["likes", "reposts", "replies", "quotes", "posts"],
+  vk: ["count"],
+  ok: ["count"],
+  tumblr: ["notes"],
+};
+
+/** Each network's column heading and the numbers its headline number sums. */
+const HEADLINES: Record<string, { heading: string; summed: string[] }> = {
+  facebook: { heading: "Facebook total count", summed: ["total_count"] },
+  pinterest: { heading: "Pinterest", summed: ["count"] },
+  reddit: { heading: "Reddit score + comments", summed: ["score", "comments"] },
+  hackernews: { heading: "Hacker News points + comments", summed: ["points", "comments"] },
+  bluesky: { heading: "Bluesky likes + reposts + replies + quotes", summed: ["likes", "reposts", "replies", "quotes"] },
+  vk: { heading: "VK", summed: ["count"] },
+  ok: { heading: "OK.ru", summed: ["count"] },
+  tumblr: { heading: "Tumblr", summed: ["notes"] },
+};
+
+const csvHeader = (networks: string[]) => ["url", ...networks.flatMap((network) => NETWORK_FIELDS[network]!.map((field) => `${network}_${field}`))];
+
+/** The headline number the table shows: null when the network did not report. */
+function headline(networks: Networks, network: string): number | null {
+  const object = networks[network];
+  if (!object || object.status === "unavailable") return null;
+  const values = HEADLINES[network]!.summed.map((field) => object[field]);
+  return values.some((value) => value === null) ? null : values.reduce<number>((sum, value) => sum + Number(value), 0);
+}
+
+const shown = (value: number | null) => (value === null ? "not reported" : value.toLocaleString("en-US"));
+
+async function columnHeadings(page: Page): Promise<string[]> {
+  return (await page.getByRole("table").getByRole("columnheader").allInnerTexts()).map((text) => text.replace(/\s+/g, " ").trim());
+}
+
+/** Overflow at phone width stays inside the table's region: the page itself never scrolls sideways. */
+async function expectNoPageOverflow(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 }
 
 const uniqueHost = () => `bulk-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.example.com`;
@@ -44,12 +81,13 @@ function urlFile() {
   return { valid, text: `${lines.join("\r\n")}\r\n` };
 }
 
-async function submitJobAs(account: E2EAccount, urls: string[]): Promise<string> {
-  const response = await fetch(`${E2E_BASE_URL}/v1.0/bulk?apikey=${account.apiKey}`, { method: "POST", body: urls.join("\n") });
+/** A job submitted as a client library would: v1.0 a line per URL, v2 JSON naming no networks (the account's). */
+async function submitJobAs(account: E2EAccount, urls: string[], version: "v1.0" | "v2"): Promise<string> {
+  const body = version === "v2" ? { headers: { "content-type": "application/json" }, body: JSON.stringify({ urls }) } : { body: urls.join("\n") };
+  const response = await fetch(`${E2E_BASE_URL}/${version}/bulk?apikey=${account.apiKey}`, { method: "POST", ...body });
   expect(response.status).toBe(200);
   return ((await response.json()) as { bulk_id: string }).bulk_id;
 }
-
 
 async function readDownload(page: Page, button: string) {
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: button }).click()]);
@@ -74,6 +112,7 @@ test("bulk: a file is checked, submitted, followed to complete, and its results 
   await page.getByText("Show the invalid lines").click();
   await expect(page.getByText("Line 11:")).toBeVisible();
   await page.screenshot({ path: test.info().outputPath("bulk.png"), fullPage: true });
+  const allNetworks = Object.keys(NETWORK_FIELDS);
 
   // The account is 10 queries short of its quota: the job counts 10 URLs and pauses, so the page can only
   // learn of the rest by polling, once the plan is raised and the job resumes.
@@ -105,28 +144,32 @@ test("bulk: a file is checked, submitted, followed to complete, and its results 
   await expect(page.getByRole("heading", { name: "Results (30)" })).toBeVisible();
   await expect(table).toHaveAttribute("aria-rowcount", "31");
   await expect(table.getByRole("cell", { name: valid[0], exact: true })).toBeVisible();
+  // The job asked the networks the account shows (all eight): a column each, after the URL.
+  expect(await columnHeadings(page)).toEqual(["URL", ...allNetworks.map((network) => HEADLINES[network]!.heading)]);
   await page.screenshot({ path: test.info().outputPath("bulk-job.png"), fullPage: true });
 
-  const expected = await finishedJob<CountObject>(account.apiKey, bulkId);
-  const data = expected.data as Record<string, CountObject>;
+  const expected = await finishedJob<Networks>(account.apiKey, bulkId, "v2");
+  const data = expected.data as Record<string, Networks>;
   expect(Object.keys(data).sort()).toEqual([...valid].sort());
+  expect(Object.keys(data[valid[0]!]!)).toEqual(allNetworks);
+  // Reddit's budget in the e2e server covers bulk jobs: its numbers are there, not "not reported".
+  expect(valid.some((url) => headline(data[url]!, "reddit") !== null)).toBe(true);
+
+  // The table shows each network's headline number as the API reports it.
+  for (const url of valid.slice(0, 5)) {
+    const cells = table.getByRole("row").filter({ has: page.getByRole("cell", { name: url, exact: true }) }).getByRole("cell");
+    await expect(cells).toHaveText([url, ...allNetworks.map((network) => shown(headline(data[url]!, network)))]);
+  }
 
   const csv = await readDownload(page, "Download CSV");
   expect(csv.name).toBe(`bulk-${bulkId}.csv`);
   const [header, ...rows] = Papa.parse<string[]>(csv.text.replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data;
-  expect(header).toEqual(["url", "facebook_total", "facebook_comments", "facebook_reactions", "facebook_shares", "facebook_comment_plugin", "pinterest"]);
+  expect(header).toEqual(csvHeader(allNetworks));
   expect(rows).toHaveLength(valid.length);
-  for (const [url, total, comments, reactions, shares, plugin, pinterest] of rows) {
-    const counts = data[url!]!;
-    expect(counts, url).toBeDefined();
-    expect([total, comments, reactions, shares, plugin, pinterest].map((value) => cell(value!)), url).toEqual([
-      counts.Facebook.total_count,
-      counts.Facebook.comment_count,
-      counts.Facebook.reaction_count,
-      counts.Facebook.share_count,
-      counts.Facebook.comment_plugin_count,
-      counts.Pinterest,
-    ]);
+  for (const [url, ...values] of rows) {
+    const networks = data[url!]!;
+    expect(networks, url).toBeDefined();
+    expect(values.map(cell), url).toEqual(allNetworks.flatMap((network) => NETWORK_FIELDS[network]!.map((field) => networks[network]![field])));
   }
 
   const json = await readDownload(page, "Download JSON");
@@ -134,6 +177,8 @@ test("bulk: a file is checked, submitted, followed to complete, and its results 
   expect(JSON.parse(json.text)).toEqual(expected.data);
 
   await page.setViewportSize({ width: 390, height: 844 });
+  await expect(table.getByRole("cell", { name: valid[0], exact: true })).toBeVisible();
+  await expectNoPageOverflow(page);
   await page.screenshot({ path: test.info().outputPath("bulk-job-phone.png"), fullPage: true });
 
   // The history comes from the database: it survives a reload and signing out and in again.
@@ -142,6 +187,7 @@ test("bulk: a file is checked, submitted, followed to complete, and its results 
   const entry = page.locator(`a[href="/dashboard/bulk/${bulkId}"]`);
   await expect(entry).toBeVisible();
   await expect(page.getByRole("listitem").filter({ has: entry })).toContainText("30 of 30 URLs");
+  await expectNoPageOverflow(page);
   await page.screenshot({ path: test.info().outputPath("bulk-phone.png"), fullPage: true });
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/sign-in/);
@@ -210,8 +256,28 @@ test("bulk: a paste over the plan's limit is refused before upload, with how man
   expect(submissions).toEqual([]);
 });
 
+test("bulk: a job submitted through API v1 shows Facebook and Pinterest, as API v2 reads it", async ({ signedIn: page, account }) => {
+  const host = uniqueHost();
+  const urls = [`https://${host}/a`, `https://${host}/b`, `https://${host}/c`];
+  const bulkId = await submitJobAs(account, urls, "v1.0");
+  const expected = await finishedJob<Networks>(account.apiKey, bulkId, "v2");
+
+  await page.goto(`/dashboard/bulk/${bulkId}`);
+  await expect(page.getByRole("heading", { name: "Results (3)" })).toBeVisible();
+  expect(await columnHeadings(page)).toEqual(["URL", "Facebook total count", "Pinterest"]);
+  const data = expected.data as Record<string, Networks>;
+  const cells = page.getByRole("row").filter({ has: page.getByRole("cell", { name: urls[0], exact: true }) }).getByRole("cell");
+  await expect(cells).toHaveText([urls[0]!, shown(headline(data[urls[0]!]!, "facebook")), shown(headline(data[urls[0]!]!, "pinterest"))]);
+
+  const csv = await readDownload(page, "Download CSV");
+  const [header] = Papa.parse<string[]>(csv.text.replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data;
+  expect(header).toEqual(csvHeader(["facebook", "pinterest"]));
+  const json = await readDownload(page, "Download JSON");
+  expect(JSON.parse(json.text)).toEqual(expected.data);
+});
+
 test("bulk: one account cannot open another account's job, on the page or through the route", async ({ page, account: owner }) => {
-  const bulkId = await submitJobAs(owner, [`https://${uniqueHost()}/a`, `https://${uniqueHost()}/b`]);
+  const bulkId = await submitJobAs(owner, [`https://${uniqueHost()}/a`, `https://${uniqueHost()}/b`], "v1.0");
   expect((await api(`/v1.0/bulk?bulk_id=${bulkId}`, owner.apiKey)).status).toBe(200);
 
   const other = createAccount("business");
@@ -237,7 +303,7 @@ test("bulk: a 10,000-URL job's results table renders only the rows in view, scro
   const dedicated = createAccount("dedicated");
   const host = uniqueHost();
   const urls = Array.from({ length: 10_000 }, (_, i) => `https://${host}/item/${i}`);
-  const bulkId = await submitJobAs(dedicated, urls);
+  const bulkId = await submitJobAs(dedicated, urls, "v2");
 
   // Opened while the job runs: the page follows it to the end by itself.
   await signIn(page, dedicated);
@@ -254,9 +320,13 @@ test("bulk: a 10,000-URL job's results table renders only the rows in view, scro
   expect(await table.locator("tbody tr").count()).toBeLessThan(80);
 
   await region.evaluate((element) => (element.scrollTop = 0));
-  await page.getByRole("button", { name: "Facebook total" }).click();
-  await expect(page.getByRole("columnheader", { name: "Facebook total" })).toHaveAttribute("aria-sort", "descending");
-  const expected = (await api(`/v1.0/bulk?bulk_id=${bulkId}`, dedicated.apiKey)).body as BulkAnswer<CountObject>;
-  const largest = Math.max(...Object.values(expected.data as Record<string, CountObject>).map((c) => c.Facebook.total_count ?? -1));
-  await expect(table.locator("tbody tr").first().locator("td").nth(1)).toHaveText(largest.toLocaleString("en-US"));
+  const expected = (await api(`/v2/bulk?bulk_id=${bulkId}`, dedicated.apiKey)).body as BulkAnswer<Networks>;
+  const jobNetworks = Object.keys(NETWORK_FIELDS);
+  for (const network of ["facebook", "reddit"]) {
+    const heading = HEADLINES[network]!.heading;
+    await page.getByRole("button", { name: heading, exact: true }).click();
+    await expect(page.getByRole("columnheader", { name: heading, exact: true })).toHaveAttribute("aria-sort", "descending");
+    const largest = Math.max(...Object.values(expected.data as Record<string, Networks>).map((networks) => headline(networks, network) ?? -Infinity));
+    await expect(table.locator("tbody tr").first().locator("td").nth(1 + jobNetworks.indexOf(network))).toHaveText(shown(largest));
+  }
 });

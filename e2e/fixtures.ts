@@ -80,18 +80,18 @@ export async function api(path: string, apiKey: string): Promise<{ status: numbe
   return { status: response.status, body: await response.json().catch(() => null) };
 }
 
-/** A bulk job as the API answers it. */
+/** A bulk job as the API answers it: `Count` is v1's count object, or v2's network objects. */
 export interface BulkAnswer<Count = unknown> {
   data: Record<string, Count> | [];
   _meta: { urls_completed: number; urls_queued: number; completed: boolean; bulk_id: string };
 }
 
-/** Polls the API until the bulk job is complete, and answers the job then. */
-export async function finishedJob<Count = unknown>(apiKey: string, bulkId: string): Promise<BulkAnswer<Count>> {
+/** Polls the API until the bulk job is complete, and answers the job then, as API `version` reads it. */
+export async function finishedJob<Count = unknown>(apiKey: string, bulkId: string, version: "v1.0" | "v2" = "v1.0"): Promise<BulkAnswer<Count>> {
   let answer: BulkAnswer<Count> | undefined;
   await expect
     .poll(async () => {
-      answer = (await api(`/v1.0/bulk?bulk_id=${bulkId}`, apiKey)).body as BulkAnswer<Count>;
+      answer = (await api(`/${version}/bulk?bulk_id=${bulkId}`, apiKey)).body as BulkAnswer<Count>;
       return answer._meta.completed;
     })
     .toBe(true);

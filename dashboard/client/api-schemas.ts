@@ -45,19 +45,4 @@ export type Whitelist = z.infer<typeof whitelistSchema>;
 
 export const statusSchema = z.object({ status: z.string() });
 
-export const bulkSubmissionSchema = z.object({ count: z.number().int(), bulk_id: z.string() });
-export type BulkSubmission = z.infer<typeof bulkSubmissionSchema>;
-
-export const bulkRetrievalSchema = z.object({
-  data: z.union([z.array(z.never()), z.record(z.string(), countObjectSchema)]),
-  _meta: z.object({
-    urls_completed: z.number().int(),
-    urls_queued: z.number().int(),
-    completed: z.boolean(),
-    bulk_id: z.string(),
-    paused_until: z.string().optional(),
-  }),
-});
-export type BulkRetrieval = z.infer<typeof bulkRetrievalSchema>;
-
 export const apiErrorSchema = z.object({ Error: z.string(), Type: z.enum(API_ERROR_CODES) });

@@ -3,8 +3,6 @@ import { SharecountError, type ApiErrorCode } from "../../lib/errors.ts";
 import type { LookupAnswer } from "../client/answers.ts";
 import {
   apiErrorSchema,
-  bulkRetrievalSchema,
-  bulkSubmissionSchema,
   countObjectSchema,
   quotaSchema,
   statusSchema,
@@ -13,6 +11,8 @@ import {
 } from "../client/api-schemas.ts";
 import {
   aliasesAnswerSchema,
+  bulkAnswerSchema,
+  bulkSubmittedSchema,
   countsAnswerSchema,
   networksAnswerSchema,
   historyAnswerSchema,
@@ -117,19 +117,13 @@ export class ShareCountApi {
     return (await this.call(networksAnswerSchema, "/v2/networks")).body.networks;
   }
 
+  /** A v2 job naming no networks: the API asks the networks the account shows. */
   async submitBulk(urls: string[]) {
-    const body = `${urls.join("\n")}\n`;
-    return (
-      await this.call(bulkSubmissionSchema, "/v1.0/bulk", {
-        method: "POST",
-        headers: { "content-type": "text/plain; charset=utf-8" },
-        body,
-      })
-    ).body;
+    return (await this.call(bulkSubmittedSchema, "/v2/bulk", this.json("POST", { urls }))).body;
   }
 
   async bulk(bulkId: string, force = false) {
-    return (await this.call(bulkRetrievalSchema, `/v1.0/bulk?bulk_id=${encodeURIComponent(bulkId)}${force ? "&force=1" : ""}`)).body;
+    return (await this.call(bulkAnswerSchema, `/v2/bulk?bulk_id=${encodeURIComponent(bulkId)}${force ? "&force=1" : ""}`)).body;
   }
 
   private json(method: "POST" | "PUT", body: unknown): RequestInit {

@@ -12,6 +12,8 @@ function summary(job: BulkJob, now: number): BulkJobSummary {
     createdAt: job.createdAt,
     completedAt: job.completedAt,
     pausedUntil: pausedUntil(job, now),
+    // A v1 job (submitted through API v1) asked Facebook and Pinterest, as v1 always does.
+    networks: job.networks ?? ["facebook", "pinterest"],
   };
 }
 

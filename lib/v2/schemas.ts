@@ -28,22 +28,27 @@ export const facebookV2Schema = z
 
 export const pinterestV2Schema = z.object({ status, age_seconds: ageSeconds, count: nullableCount }).meta({ id: "PinterestCounts" });
 
-function networkV2<F extends string>(id: string, description: string, fields: Record<F, string>) {
-  const counts = {} as Record<F, typeof nullableCount>;
-  for (const [name, about] of Object.entries(fields) as [F, string][]) counts[name] = nullableCount.meta({ description: about });
+/** A network's object: its status and numbers; `signed` names numbers that may be below 0 (Reddit's score). */
+function networkV2<F extends string>(id: string, description: string, fields: Record<F, string>, signed: readonly NoInfer<F>[] = []) {
+  const counts = {} as Record<F, z.ZodNullable<z.ZodNumber>>;
+  for (const [name, about] of Object.entries(fields) as [F, string][]) {
+    counts[name] = (signed.includes(name) ? z.number().int().nullable() : nullableCount).meta({ description: about });
+  }
   return z.object({ status, age_seconds: ageSeconds, ...counts }).meta({ id, description });
 }
 
-export const redditV2Schema = networkV2("RedditCounts", "Summed over the URL's Reddit submissions; none is a real 0", {
-  score: "Upvotes less downvotes, summed",
-  comments: "Comments, summed",
-  posts: "Submissions of the URL",
-});
-export const hackerNewsV2Schema = networkV2("HackerNewsCounts", "Summed over the Hacker News stories whose URL is this URL", {
-  points: "Points, summed",
-  comments: "Comments, summed",
-  stories: "Stories linking the URL",
-});
+export const redditV2Schema = networkV2(
+  "RedditCounts",
+  "Summed over the URL's Reddit submissions; none is a real 0",
+  { score: "Upvotes less downvotes, summed (may be below 0)", comments: "Comments, summed", posts: "Submissions of the URL" },
+  ["score"],
+);
+export const hackerNewsV2Schema = networkV2(
+  "HackerNewsCounts",
+  "Summed over the Hacker News stories whose URL is this URL",
+  { points: "Points, summed", comments: "Comments, summed", stories: "Stories linking the URL" },
+  ["points"],
+);
 export const blueskyV2Schema = networkV2("BlueskyCounts", "Summed over the Bluesky posts found linking the URL (up to 500)", {
   likes: "Likes",
   reposts: "Reposts",

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MoreSandboxKnobs, MoreSandboxStats } from "../../service/sandbox/control.ts";
 import { sleep } from "../support/processes.ts";
+import { deriveMoreCounts } from "../../service/sandbox/derive-counts.ts";
+import { countsAnswerSchema } from "../../lib/v2/schemas.ts";
 import { startTestService, TEST_STACK, type TestService } from "../support/service.ts";
 import { apiListener } from "../../service/http/api-listener.ts";
 import { createHttpServer } from "../../service/http/front-door.ts";
@@ -82,6 +84,14 @@ describe("networks= on /v2/counts", () => {
     expect(await off.json()).toEqual({ Type: "invalid_parameter", Error: expect.stringContaining("does not ask tumblr") });
     const unknown = await counts(fresh(), "myspace");
     expect([unknown.status, (await unknown.json()).Type]).toEqual([400, "invalid_parameter"]);
+  });
+
+  it("answers a negative Reddit score as it is, within the published schema", async () => {
+    const candidates = Array.from({ length: 5000 }, (_, i) => `https://networks.example.com/negative-${i}`);
+    const url = candidates.find((u) => deriveMoreCounts(u).reddit.reduce((sum, s) => sum + s.score, 0) < 0)!;
+    const body = await (await counts(url, "reddit")).json();
+    expect(body.networks.reddit.score).toBeLessThan(0);
+    expect(countsAnswerSchema.safeParse(body).success).toBe(true);
   });
 
   it("answers a failed network's last known values as stale, with their age, never 0", async () => {

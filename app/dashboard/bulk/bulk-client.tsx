@@ -5,7 +5,6 @@ import { useBulkJobs } from "@/dashboard/client/hooks/use-bulk-jobs";
 import { JobHistory } from "./job-history";
 import { UpgradeNotice } from "./upgrade-notice";
 import { UploadForm } from "./upload-form";
-import { BULK_NETWORKS } from "@/dashboard/client/bulk/types";
 import { NetworkBanner } from "../network-banner";
 
 export function BulkClient({ initialOverview }: { initialOverview: BulkOverview }) {
@@ -16,7 +15,8 @@ export function BulkClient({ initialOverview }: { initialOverview: BulkOverview 
         <h1 className="text-xl font-semibold">Bulk</h1>
         <p className="text-sm text-slate-600">Count thousands of URLs in one job, then download the results as CSV or JSON.</p>
       </div>
-      <NetworkBanner relied={BULK_NETWORKS} />
+      {/* New jobs ask the networks the account shows. */}
+      <NetworkBanner />
       {overview.plan.bulkBatchLimit > 0 ? (
         <UploadForm overview={overview} />
       ) : (

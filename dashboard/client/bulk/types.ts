@@ -1,10 +1,8 @@
+import type { NetworkId } from "../../../lib/counts/all-networks.ts";
 import type { BulkPlan, WhitelistRule } from "./parse-urls.ts";
 import type { BulkResultRow } from "./results.ts";
 
 /** What the dashboard's bulk routes answer (shared by the routes, the pages and the hooks). */
-
-/** Bulk jobs go through API v1, which asks Facebook and Pinterest only. */
-export const BULK_NETWORKS = ["facebook", "pinterest"] as const;
 
 /** A job of this account, from the database. Times are epoch milliseconds. */
 export interface BulkJobSummary {
@@ -15,6 +13,8 @@ export interface BulkJobSummary {
   completedAt: number | null;
   /** Set while the job waits for the quota to reset. */
   pausedUntil: number | null;
+  /** The networks the job asks: its results hold these and no others. */
+  networks: NetworkId[];
 }
 
 export interface BulkOverview {

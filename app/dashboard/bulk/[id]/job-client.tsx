@@ -5,7 +5,8 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { resultsCsv, resultsJson, type BulkResultRow } from "@/dashboard/client/bulk/results";
-import { BULK_NETWORKS, type BulkJobSummary } from "@/dashboard/client/bulk/types";
+import type { NetworkId } from "@/lib/counts/all-networks";
+import type { BulkJobSummary } from "@/dashboard/client/bulk/types";
 import { isMissingJob, useBulkJob } from "@/dashboard/client/hooks/use-bulk-jobs";
 import { LocalTime } from "../local-time";
 import { formatCount, JobStatus, ProgressBar, type JobProgress } from "../progress";
@@ -45,7 +46,7 @@ export function JobClient({ job }: { job: BulkJobSummary }) {
           </span>
         </p>
       </div>
-      <NetworkBanner relied={BULK_NETWORKS} />
+      <NetworkBanner relied={job.networks} />
 
       <Card title="Progress">
         <ProgressBar job={progress} label="Job progress" className="h-3" />
@@ -73,7 +74,7 @@ export function JobClient({ job }: { job: BulkJobSummary }) {
 
       <Card
         title={data ? `Results (${formatCount(data.rows.length)})` : "Results"}
-        actions={data && data.rows.length > 0 && <Downloads jobId={job.id} rows={data.rows} partial={!data.meta.completed} />}
+        actions={data && data.rows.length > 0 && <Downloads jobId={job.id} rows={data.rows} networks={job.networks} partial={!data.meta.completed} />}
       >
         {isPending ? (
           <LoadingState label="Loading results…" className="h-64" />
@@ -89,7 +90,7 @@ export function JobClient({ job }: { job: BulkJobSummary }) {
                 : `Partial results: the ${formatCount(data.rows.length)} URLs counted so far. The table fills in as the job runs.`}{" "}
               “not reported” means the network gave no count, which is not the same as 0.
             </p>
-            <ResultsTable rows={data.rows} />
+            <ResultsTable rows={data.rows} networks={job.networks} />
           </>
         )}
       </Card>
@@ -97,11 +98,11 @@ export function JobClient({ job }: { job: BulkJobSummary }) {
   );
 }
 
-function Downloads({ jobId, rows, partial }: { jobId: string; rows: BulkResultRow[]; partial: boolean }) {
+function Downloads({ jobId, rows, networks, partial }: { jobId: string; rows: BulkResultRow[]; networks: readonly NetworkId[]; partial: boolean }) {
   const name = `bulk-${jobId}${partial ? "-partial" : ""}`;
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <Button onClick={() => saveFile(`${name}.csv`, resultsCsv(rows), "text/csv;charset=utf-8")} aria-describedby="csv-note">
+      <Button onClick={() => saveFile(`${name}.csv`, resultsCsv(rows, networks), "text/csv;charset=utf-8")} aria-describedby="csv-note">
         Download CSV
       </Button>
       <Button onClick={() => saveFile(`${name}.json`, resultsJson(rows), "application/json")}>Download JSON</Button>

@@ -2,23 +2,30 @@
 
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useMemo, useRef, useState } from "react";
-import { RESULT_COLUMNS, sortResultRows, type BulkResultRow, type ResultColumnKey, type ResultSort } from "@/dashboard/client/bulk/results";
+import type { NetworkId } from "@/lib/counts/all-networks";
+import { sortResultRows, type BulkResultRow, type ResultColumnKey, type ResultSort } from "@/dashboard/client/bulk/results";
+import { headlineCount, headlineNetworks } from "@/dashboard/client/tracked/networks";
+import { STICKY_URL_CELL } from "../../urls/tracked-columns";
 import { formatCount } from "../progress";
 
 /** Every row has this height, so the virtualizer knows where each row is without measuring it. */
 const ROW_HEIGHT = 36;
 
-const COLUMNS: { key: ResultColumnKey; label: string }[] = [{ key: "url", label: "URL" }, ...RESULT_COLUMNS];
+/** Widths in rem: the URL's is the least it gets (it takes what the networks leave). */
+const URL_REM = 14;
+const NETWORK_REM = 5.5;
 
 function Count({ value }: { value: number | null }) {
-  return value === null ? <span className="text-xs italic text-slate-400">not reported</span> : <>{formatCount(value)}</>;
+  return value === null ? <span className="whitespace-nowrap text-xs italic text-slate-400">not reported</span> : <>{formatCount(value)}</>;
 }
 
 /**
- * The results, however many: only the rows in view are in the DOM (10,000 rows stay fast). Column headers
- * sort; numbers sort biggest first on the first press, and "not reported" always stays last.
+ * The results, however many: only the rows in view are in the DOM (10,000 rows stay fast). After the URL, one
+ * column per network of the job with its headline number. Column headers sort; numbers sort biggest first on
+ * the first press, and "not reported" always stays last.
  */
-export function ResultsTable({ rows }: { rows: BulkResultRow[] }) {
+export function ResultsTable({ rows, networks }: { rows: BulkResultRow[]; networks: readonly NetworkId[] }) {
+  const columns = useMemo(() => headlineNetworks(networks), [networks]);
   const [sort, setSort] = useState<ResultSort | null>(null);
   const sorted = useMemo(() => (sort ? sortResultRows(rows, sort) : rows), [rows, sort]);
   const scroller = useRef<HTMLDivElement>(null);
@@ -40,6 +47,12 @@ export function ResultsTable({ rows }: { rows: BulkResultRow[] }) {
     );
   }
 
+  const arrow = (column: ResultColumnKey) => (
+    <span aria-hidden="true" className="w-3 shrink-0 text-slate-500">
+      {sort?.column === column ? (sort.direction === "ascending" ? "▲" : "▼") : ""}
+    </span>
+  );
+
   return (
     <div
       ref={scroller}
@@ -48,31 +61,43 @@ export function ResultsTable({ rows }: { rows: BulkResultRow[] }) {
       tabIndex={0}
       className="max-h-[32rem] overflow-auto rounded-md border border-slate-200"
     >
-      <table className="w-full min-w-[46rem] table-fixed border-collapse text-sm" aria-rowcount={sorted.length + 1}>
+      <table
+        className="w-full table-fixed border-collapse text-sm"
+        style={{ minWidth: `${URL_REM + columns.length * NETWORK_REM}rem` }}
+        aria-rowcount={sorted.length + 1}
+      >
         <colgroup>
-          <col className="w-[34%]" />
-          {RESULT_COLUMNS.map((column) => (
-            <col key={column.key} />
+          <col />
+          {columns.map((network) => (
+            <col key={network.key} style={{ width: `${NETWORK_REM}rem` }} />
           ))}
         </colgroup>
-        <thead className="sticky top-0 z-10 bg-slate-100 text-left text-xs font-semibold text-slate-700">
+        <thead className="sticky top-0 z-10 bg-slate-100 text-left text-xs font-semibold leading-tight text-slate-700">
           <tr aria-rowindex={1}>
-            {COLUMNS.map((column) => (
+            <th scope="col" aria-sort={sort?.column === "url" ? sort.direction : undefined} className={`border-b border-slate-200 bg-slate-100 p-0 ${STICKY_URL_CELL}`}>
+              <button type="button" onClick={() => sortBy("url")} className="flex w-full items-center gap-1 px-3 py-2 hover:bg-slate-200">
+                URL
+                {arrow("url")}
+              </button>
+            </th>
+            {columns.map((network) => (
               <th
-                key={column.key}
+                key={network.key}
                 scope="col"
-                aria-sort={sort?.column === column.key ? sort.direction : undefined}
-                className={`border-b border-slate-200 p-0 ${column.key === "url" ? "" : "text-right"}`}
+                aria-sort={sort?.column === network.key ? sort.direction : undefined}
+                className="border-b border-slate-200 p-0 text-right"
               >
                 <button
                   type="button"
-                  onClick={() => sortBy(column.key)}
-                  className={`flex w-full items-center gap-1 px-3 py-2 hover:bg-slate-200 ${column.key === "url" ? "" : "justify-end"}`}
+                  onClick={() => sortBy(network.key)}
+                  className="flex w-full items-center justify-end gap-1 px-2 py-2 text-right hover:bg-slate-200"
                 >
-                  {column.label}
-                  <span aria-hidden="true" className="w-3 text-slate-500">
-                    {sort?.column === column.key ? (sort.direction === "ascending" ? "▲" : "▼") : ""}
+                  <span>
+                    {network.label}
+                    {/* A network with one number needs no word for it. */}
+                    {network.fields.length > 0 && <span className="font-normal text-slate-600"> {network.measure}</span>}
                   </span>
+                  {arrow(network.key)}
                 </button>
               </th>
             ))}
@@ -81,19 +106,20 @@ export function ResultsTable({ rows }: { rows: BulkResultRow[] }) {
         <tbody>
           {before > 0 && (
             <tr aria-hidden="true">
-              <td colSpan={COLUMNS.length} style={{ height: before }} />
+              <td colSpan={columns.length + 1} style={{ height: before }} />
             </tr>
           )}
           {items.map((item) => {
             const row = sorted[item.index]!;
             return (
-              <tr key={row.url} aria-rowindex={item.index + 2} style={{ height: ROW_HEIGHT }} className={item.index % 2 ? "bg-slate-50" : undefined}>
-                <td className="truncate px-3" title={row.url}>
+              // A background of its own on every row: the URL cell, sticky over the others, takes it on.
+              <tr key={row.url} aria-rowindex={item.index + 2} style={{ height: ROW_HEIGHT }} className={item.index % 2 ? "bg-slate-50" : "bg-white"}>
+                <td className={`truncate bg-inherit px-3 ${STICKY_URL_CELL}`} title={row.url}>
                   {row.url}
                 </td>
-                {RESULT_COLUMNS.map((column) => (
-                  <td key={column.key} className="px-3 text-right tabular-nums">
-                    <Count value={column.value(row.counts)} />
+                {columns.map((network) => (
+                  <td key={network.key} className="px-2 text-right tabular-nums">
+                    <Count value={headlineCount(row.networks, network.key)} />
                   </td>
                 ))}
               </tr>
@@ -101,7 +127,7 @@ export function ResultsTable({ rows }: { rows: BulkResultRow[] }) {
           })}
           {after > 0 && (
             <tr aria-hidden="true">
-              <td colSpan={COLUMNS.length} style={{ height: after }} />
+              <td colSpan={columns.length + 1} style={{ height: after }} />
             </tr>
           )}
         </tbody>

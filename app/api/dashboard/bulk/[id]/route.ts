@@ -4,8 +4,9 @@ import type { BulkJobResults } from "@/dashboard/client/bulk/types";
 import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 
 /**
- * One job's progress and the results counted so far (`force=1`), in one answer even for 10,000 URLs. The API
- * answers another account's job as `bulk_not_found`, which the route wrapper turns into a 404.
+ * One job's progress and the results counted so far (`force=1`, API v2: each URL's objects of the job's
+ * networks), in one answer even for 10,000 URLs. The API answers another account's job as `bulk_not_found`,
+ * which the route wrapper turns into a 404.
  */
 export const GET = signedInEndpoint({ input: z.object({ id: z.string().min(1) }) }, async ({ input, api }): Promise<BulkJobResults> => {
   const { data, _meta: meta } = await (await api()).bulk(input.id, true);
