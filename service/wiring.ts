@@ -113,7 +113,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     },
   });
   const allGuards = [guards.Facebook, guards.Pinterest, ...Object.values(more).map((network) => network.guard)];
-  const countDeps = { store, counts, clock, quota, plans: new AccountCache<PlanLimits>(store.accounts, 10_000), jobNetworks: new JobNetworks(store.bulk) };
+  const countDeps = { store, counts, clock, quota, plans: new AccountCache<PlanLimits>(store.accounts, 10_000), jobNetworks: new JobNetworks(store.bulk), history: recorder };
   const bulk = env.REDIS_URL ? queueBulk(env, options, countDeps) : pollingBulk(env, options, countDeps);
   const scheduler =
     options.worker === false

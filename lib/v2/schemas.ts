@@ -242,8 +242,10 @@ export const bulkBodySchema = z
   .strictObject({
     urls: z.array(z.string()).min(1, "urls must hold at least one URL").meta({ description: "The URLs to count, at most the plan's batch limit" }),
     networks: z
-      .array(z.enum(NETWORK_IDS))
+      .array(z.string().transform((name) => name.trim().toLowerCase()).pipe(z.enum(NETWORK_IDS)))
       .min(1)
+      .max(NETWORK_IDS.length, `networks lists each of ${NETWORK_IDS.join(", ")} at most once`)
+      .transform((names) => [...new Set(names)])
       .optional()
       .meta({ description: "The networks to ask for every URL (default: the networks the account shows)" }),
   })

@@ -7,6 +7,7 @@ import type { AccountCache } from "../accounts/account-cache.ts";
 import type { BulkStore, QueuedBulkUrl } from "../../lib/store/bulk.ts";
 import { networksResult } from "../v2/network-objects.ts";
 import type { JobNetworks } from "./job-networks.ts";
+import type { HistoryRecorder } from "../history/recorder.ts";
 
 export interface BulkCountDeps {
   store: Pick<Store, "accounts" | "usage" | "bulk">;
@@ -16,6 +17,8 @@ export interface BulkCountDeps {
   /** Accounts' plans, read again whenever accounts or plans changed. */
   plans: AccountCache<PlanLimits>;
   jobNetworks: JobNetworks;
+  /** Notes that the account asked about the URL (whose history it may then read), once it has paid for it. */
+  history: Pick<HistoryRecorder, "noteQueried">;
 }
 
 /** `paused`: the account's quota is used up; its jobs wait, URLs still queued, until `until` (see pauseAccount). */
@@ -43,6 +46,7 @@ export async function countBulkUrl(deps: BulkCountDeps, item: QueuedBulkUrl): Pr
   if (!current) return { kind: "gone" };
   const outcome = await quota.completeBulkUrl(item, { day, dailyQuota: current.dailyQuota }, result, Date.now());
   if (outcome === "quota_exhausted") return pause(current.dailyQuota);
+  if (outcome === "completed") await deps.history.noteQueried(item.accountId, [item.countUrl], Date.now());
   return { kind: "done" };
 }
 

@@ -7,7 +7,7 @@ import type { ApiVersion } from "../counts/count-object.ts";
 import { apiErrors } from "../http/errors.ts";
 import { BulkSubmission } from "./submission.ts";
 
-type SubmitDeps = Pick<ApiDeps, "store" | "clock" | "bulkSubmitted" | "history">;
+type SubmitDeps = Pick<ApiDeps, "store" | "clock" | "bulkSubmitted">;
 
 /** The plan may submit bulk jobs. */
 export function assertBulkAllowed(account: AccountContext): void {
@@ -41,8 +41,6 @@ export async function submitJob(
     { id: bulkId, accountId: account.id, createdAt: deps.clock.now(), networks },
     urls.map(({ url, countUrl }) => ({ url, countUrl })),
   );
-  // The account may read these URLs' history from now on.
-  await deps.history.noteQueried(account.id, queued.map((u) => u.countUrl), deps.clock.now());
   await deps.bulkSubmitted(queued);
   return { bulkId, count: urls.length };
 }

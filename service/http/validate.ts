@@ -2,12 +2,17 @@ import type { z } from "zod";
 import { ApiError } from "./errors.ts";
 import type { QueryParams } from "./query.ts";
 
+const NAMED_KEYS = 5;
+
 /** The first problem zod found, as the API's error: which parameter, and what is wrong with it. */
 export function invalidParameter(error: z.ZodError, code: "invalid_parameter" | "invalid_body" = "invalid_parameter"): ApiError {
   const issue = error.issues[0]!;
   const where = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
   if (issue.code === "unrecognized_keys") {
-    const names = issue.keys.map((k) => JSON.stringify(k)).join(", ");
+    // A few names are enough to see the mistake; a body of a million keys must not come back as the error.
+    const named = issue.keys.slice(0, NAMED_KEYS).map((k) => JSON.stringify(k.length > 64 ? `${k.slice(0, 64)}…` : k));
+    const more = issue.keys.length - named.length;
+    const names = `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
     const hint = code === "invalid_parameter" ? " (a url's own query string must be percent-encoded, or it is read as parameters)" : "";
     return new ApiError(code, 400, `${where}unknown ${issue.keys.length === 1 ? "parameter" : "parameters"} ${names}${hint}.`);
   }

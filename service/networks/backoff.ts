@@ -49,10 +49,11 @@ export interface BackoffState {
 /** The longest `Retry-After` honoured: a network asking for more is asked again (by the probe) after an hour. */
 export const RETRY_AFTER_MAX_MS = 3_600_000;
 
-/** The next pause: as long as the network asked (1 s to an hour), else twice the last one. */
+/** The next pause: as long as the network asked (1 s to an hour), else twice the last one (at least the initial). */
 export function nextPauseMs(lastMs: number, initialMs: number, maxMs: number, retryAfterMs?: number): number {
   if (retryAfterMs !== undefined) return Math.min(RETRY_AFTER_MAX_MS, Math.max(1000, retryAfterMs));
-  return lastMs ? Math.min(maxMs, lastMs * 2) : initialMs;
+  // Never under the initial pause: a network that once asked for a second must not be probed every 2 s after.
+  return lastMs ? Math.min(maxMs, Math.max(initialMs, lastMs * 2)) : initialMs;
 }
 
 export class MemoryBackoff implements Backoff {
@@ -142,7 +143,7 @@ if kind == 'rejected' then
 end
 local retry = tonumber(ARGV[7])
 if retry >= 0 then ms = math.min(${RETRY_AFTER_MAX_MS}, math.max(1000, retry))
-elseif ms > 0 then ms = math.min(tonumber(ARGV[6]), ms * 2) else ms = tonumber(ARGV[5]) end
+elseif ms > 0 then ms = math.min(tonumber(ARGV[6]), math.max(tonumber(ARGV[5]), ms * 2)) else ms = tonumber(ARGV[5]) end
 local untl = tonumber(ARGV[4]) + ms
 redis.call('HSET', KEYS[1], 'gen', gen + 1, 'ms', ms, 'until', untl, 'probe', 0)
 return {2, ms, untl}`;

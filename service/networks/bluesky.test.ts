@@ -5,7 +5,7 @@ import { BLUESKY_GARBAGE_BODIES, BLUESKY_SESSION_TTL_SECONDS, type BlueskyMode }
 import type { MoreSandboxStats } from "../sandbox/control.ts";
 import { deriveMoreCounts } from "../sandbox/derive-counts.ts";
 import { startSandbox, type Sandbox } from "../sandbox/sandbox.ts";
-import { createBlueskyAdapter, type BlueskyAdapterOptions } from "./bluesky.ts";
+import { createBlueskyAdapter, REJECTED_RETRY_MS, type BlueskyAdapterOptions } from "./bluesky.ts";
 
 const PASSWORD = "app-pass-w0rd-s3cret";
 
@@ -118,7 +118,7 @@ describe("Bluesky adapter against the sandbox", () => {
     expect(await ask(adapter({ baseUrl: closed.blueskyUrl }), onePage)).toMatchObject({ ok: false, failure: "failed", sandbox: false });
   });
 
-  it("reports rejected credentials as rejected, without the password, and tries again on the next call", async () => {
+  it("reports rejected credentials as rejected, without the password, and sends them again only 5 minutes later", async () => {
     await setKnobs({ mode: "reject-credentials" });
     const bluesky = adapter();
     const outcome = await ask(bluesky, onePage);
@@ -129,7 +129,11 @@ describe("Bluesky adapter against the sandbox", () => {
       sandbox: true,
     });
     expect(JSON.stringify(outcome)).not.toContain(PASSWORD);
+    // Every call meanwhile gets the same answer without a createSession (Bluesky locks accounts that keep trying).
     await setKnobs({ mode: "ok" });
+    for (let i = 0; i < 5; i++) expect(await ask(bluesky, onePage)).toEqual(outcome);
+    expect(await stats()).toMatchObject({ calls: 0, sessions: 1 });
+    adapterOffset = REJECTED_RETRY_MS;
     expect(await ask(bluesky, onePage)).toMatchObject({ ok: true });
     expect(await stats()).toMatchObject({ calls: 1, sessions: 2 });
   });

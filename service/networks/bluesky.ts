@@ -17,6 +17,12 @@ export interface BlueskyAdapterOptions {
 
 /** A session is renewed when less than this is left of it, so no search is made with a token about to expire. */
 const RENEW_MARGIN_MS = 60_000;
+/**
+ * After the credentials were refused, how long the adapter answers "rejected" without asking again:
+ * Bluesky allows 30 createSession calls in 5 minutes, and an account that keeps sending a bad password
+ * risks being locked.
+ */
+export const REJECTED_RETRY_MS = 5 * 60_000;
 const PAGE_SIZE = 100;
 
 interface Session {
@@ -93,10 +99,14 @@ export function createBlueskyAdapter(options: BlueskyAdapterOptions): UpstreamAd
       return call.ok({ accessJwt: parsed.data.accessJwt, expiresAt: jwtExpiry(parsed.data.accessJwt) });
     });
 
+  let refused: { outcome: UpstreamFailure; until: number } | null = null;
+
   function sessionFor(signal: AbortSignal): Promise<Session | UpstreamFailure> {
     if (session && (session.expiresAt === null || session.expiresAt - now() > RENEW_MARGIN_MS)) return Promise.resolve(session);
+    if (refused && now() < refused.until) return Promise.resolve(refused.outcome);
     creating ??= createSession().then((outcome) => {
       creating = null;
+      refused = !outcome.ok && outcome.failure === "rejected" ? { outcome, until: now() + REJECTED_RETRY_MS } : null;
       if (!outcome.ok) return outcome;
       session = outcome.value;
       return outcome.value;

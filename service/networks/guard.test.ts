@@ -149,6 +149,14 @@ describe("Retry-After, per-minute budgets and health", () => {
     expect(await guard.health()).toMatchObject({ state: "ok", retryAt: null, lastSuccessAt: clock.now });
   });
 
+  it("backs off at least 30 s after a bare 429, even when the network last asked for a second", async () => {
+    const { guard, clock, lines } = memoryGuard();
+    await guard.record(ticketOf(await guard.admit("https://example.com/a")), tooMany(1000));
+    clock.now = START + 1000;
+    await guard.record(ticketOf(await guard.admit("https://example.com/probe")), tooMany());
+    expect(lines.map((l) => ("pause_seconds" in l ? l.pause_seconds : null))).toEqual([1, 30]);
+  });
+
   it("says unavailable after a failed answer, credentials_rejected after a refusal, and ok after a good answer", async () => {
     const { guard } = memoryGuard();
     expect(await guard.health()).toMatchObject({ state: "ok", lastSuccessAt: null, errorsLastHour: 0, budgetPerHour: null });

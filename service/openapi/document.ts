@@ -121,6 +121,8 @@ function register(registry: OpenAPIRegistry) {
       200: json(bulkSubmittedSchema, "The job was queued: poll GET /v2/bulk"),
       403: json(errorSchema, "bulk_not_allowed: the plan has no bulk jobs"),
       400: json(errorSchema, "bulk_limit_exceeded: more URLs than the plan's batch limit; no_valid_urls: none of the URLs can be counted"),
+      413: json(errorSchema, "body_too_large: the body is over 4 MiB"),
+      415: json(errorSchema, "invalid_body: the body is not sent as application/json"),
     },
   });
   path({
@@ -130,7 +132,7 @@ function register(registry: OpenAPIRegistry) {
     security: v2Security,
     summary: "A bulk job's progress, and each URL's networks once it completes",
     request: { query: bulkQuerySchema },
-    responses: { 200: json(bulkAnswerSchema, "The job") },
+    responses: { 200: json(bulkAnswerSchema, "The job"), 404: json(errorSchema, "bulk_not_found: no such job of this account (or past retention)") },
   });
   path({
     method: "get",

@@ -64,12 +64,16 @@ const iso = (at: number | null) => (at === null ? null : new Date(at).toISOStrin
  * answer carries, and what totals sum); each must be one this service asks.
  */
 function networksAsked(deps: ApiDeps, account: AccountContext, named: readonly NetworkId[] | undefined): NetworkId[] {
-  if (!named) return deps.counts.enabled.filter((id) => account.networks === null || account.networks.includes(id));
+  if (!named) {
+    const shown = deps.counts.enabled.filter((id) => account.networks === null || account.networks.includes(id));
+    // Networks the account chose may have been turned off since: then it sees every network the service asks.
+    return shown.length > 0 ? shown : [...deps.counts.enabled];
+  }
   const off = named.filter((id) => !deps.counts.enabled.includes(id));
   if (off.length > 0) {
     throw new ApiError("invalid_parameter", 400, `This service does not ask ${off.join(", ")} (see GET /v2/networks): leave ${off.length === 1 ? "it" : "them"} out of networks.`);
   }
-  return [...named];
+  return [...new Set(named)];
 }
 
 /**
@@ -111,7 +115,8 @@ export const v2CountsHandler = (deps: ApiDeps) =>
 export const v2BulkSubmitHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, async (account, { req }) => {
     assertBulkAllowed(account);
-    const body = await readJsonBody(req, bulkBodySchema, deps.limits.maxBodyBytes);
+    // A whole JSON body is parsed at once: v2's bound keeps that short (longer lists: several jobs, or v1's streamed bulk).
+    const body = await readJsonBody(req, bulkBodySchema, MAX_V2_BODY_BYTES);
     const networks = networksAsked(deps, account, body.networks);
     const submission = await startSubmission(deps, account);
     for (const url of body.urls) {
@@ -125,6 +130,7 @@ export const v2BulkSubmitHandler = (deps: ApiDeps) =>
 /** GET /v2/bulk: a job's progress, and its URLs' networks once complete (or so far, with force=1). */
 export const v2BulkRetrieveHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, async (account, { params }) => {
+    if (!params.get("bulk_id")) throw apiErrors.missingBulkId();
     const query = validQuery(bulkQuerySchema, params);
     const reading = await readJob(deps, account, query.bulk_id, { partial: query.force === "1" });
     const wanted = reading.job.networks ?? ["facebook", "pinterest"];

@@ -52,8 +52,12 @@ describe("NetworkGuard on Redis", () => {
     expect((await b.admit("https://example.com/b")).refusal).toBe("backing off after throttling for 90 s");
     expect(await b.health()).toMatchObject({ state: "throttled", retryAt: START + 90_000, errorsLastHour: 1, callsLastHour: 1 });
     clock.now = START + 90_000;
+    // A bare 429 after it: twice the last pause, as without Retry-After.
+    await b.record(ticketOf(await b.admit("https://example.com/probe")), { ok: false, failure: "throttled" });
+    expect(await a.health()).toMatchObject({ state: "throttled", retryAt: START + 90_000 + 180_000 });
+    clock.now = START + 270_000;
     await b.record(ticketOf(await b.admit("https://example.com/probe")), { ok: true });
-    expect(await a.health()).toMatchObject({ state: "ok", retryAt: null, lastSuccessAt: START + 90_000, callsLastHour: 2 });
+    expect(await a.health()).toMatchObject({ state: "ok", retryAt: null, lastSuccessAt: START + 270_000, callsLastHour: 3 });
   });
 
   it("shares the per-URL and app-wide budgets between processes", async () => {

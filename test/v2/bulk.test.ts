@@ -80,6 +80,45 @@ describe("v2 bulk jobs", () => {
     expect(object.Pinterest).toBeNull();
   });
 
+  it("lets an account read the history of the URLs it paid for, not of those still waiting for its quota", async () => {
+    await svc.prisma.plan.upsert({
+      where: { name: "one-a-day" },
+      create: { name: "one-a-day", dailyQuota: 1, bulkBatchLimit: 100, customTtlAllowed: false, trackedUrlLimit: 10 },
+      update: {},
+    });
+    const { apiKey } = await svc.account("one-a-day");
+    const [paid, waiting] = ["https://bulk-v2.example.com/paid", "https://bulk-v2.example.com/waiting"];
+    // Someone else's queries gave both URLs a history.
+    const other = await svc.account("business");
+    for (const url of [paid, waiting]) await svc.get(`/v1.0/?url=${encodeURIComponent(url)}&apikey=${other.apiKey}`);
+
+    const { bulk_id: bulkId } = await (await submit(apiKey, { urls: [paid, waiting], networks: ["facebook"] })).json();
+    const job = await until("the job to pause", async () => (await read(apiKey, bulkId)).json(), (j) => j._meta.paused_until !== undefined, 30_000);
+    expect(job._meta.urls_completed).toBe(1);
+    const history = (url: string) => svc.get(`/v2/history?url=${encodeURIComponent(url)}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const answered = Object.keys((await (await read(apiKey, bulkId, true)).json()).data)[0]!;
+    const unanswered = answered === paid ? waiting : paid;
+    expect((await history(answered)).status).toBe(200);
+    expect((await history(unanswered)).status).toBe(404);
+  });
+
+  it("takes each network once, whatever its case, and names only a few unknown keys", async () => {
+    const { apiKey } = await svc.account("business");
+    const { bulk_id: bulkId } = await (await submit(apiKey, { urls: ["https://bulk-v2.example.com/case"], networks: ["vk", "VK", " vk"] })).json();
+    const data = (await finished(apiKey, bulkId)).data as Exclude<Job["data"], []>;
+    expect(Object.keys(data["https://bulk-v2.example.com/case"]!)).toEqual(["vk"]);
+    const repeated = await submit(apiKey, { urls: ["https://bulk-v2.example.com/case"], networks: Array(100_000).fill("vk") });
+    expect([repeated.status, (await repeated.json()).Type]).toEqual([400, "invalid_body"]);
+
+    const keys = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`key${i}`, i]));
+    const unknown = await submit(apiKey, { urls: ["https://bulk-v2.example.com/case"], ...keys });
+    const error = await unknown.json();
+    expect(error.Error).toMatch(/unknown parameters "key0", "key1", "key2", "key3", "key4" and 9995 more/);
+    expect(error.Error.length).toBeLessThan(200);
+    const noId = await svc.get("/v2/bulk", { headers: { authorization: `Bearer ${apiKey}` } });
+    expect([noId.status, (await noId.json()).Type]).toEqual([400, "missing_bulk_id"]);
+  });
+
   it("refuses what v1 refuses: free plans, too many URLs, no valid URL, networks the service does not ask, other accounts' jobs", async () => {
     const free = await svc.account("free");
     expect([(await submit(free.apiKey, { urls: ["https://a.example.com/"] })).status]).toEqual([403]);
