@@ -160,15 +160,15 @@ export class CountService {
     const answers: NetworksLookup["answers"] = {};
     let sandbox = false;
     let rest = wanted;
-    if (wanted.includes("facebook") && wanted.includes("pinterest")) {
-      const both = await this.lookup(url, ttl);
-      for (const key of ["Facebook", "Pinterest"] as const) {
+    const classic = wanted.filter((id): id is "facebook" | "pinterest" => id === "facebook" || id === "pinterest");
+    // Both: v1's lookup, which shares its cache entry. One: v1's entry when it is fresh (each Facebook call
+    // spends its per-URL budget), else that network alone.
+    const both = classic.length === 2 ? await this.lookup(url, ttl) : classic.length === 1 && ttl > 0 ? await this.freshCombined(url, ttl) : undefined;
+    if (both) {
+      for (const id of classic) {
+        const key = keyOf(id);
         const stale = both.stale.find((s) => s.network === key);
-        (answers as Record<string, NetworkAnswer>)[key === "Facebook" ? "facebook" : "pinterest"] = {
-          value: both.counts[key],
-          staleAgeSeconds: stale ? stale.ageSeconds : null,
-          fetchedAt: both.fetchedAt,
-        };
+        (answers as Record<string, NetworkAnswer>)[id] = { value: both.counts[key], staleAgeSeconds: stale ? stale.ageSeconds : null, fetchedAt: both.fetchedAt };
       }
       sandbox = both.sandbox;
       rest = wanted.filter((id) => id !== "facebook" && id !== "pinterest");
@@ -198,6 +198,13 @@ export class CountService {
     });
     const times = Object.values(answers).map((a) => a!.fetchedAt);
     return { answers, fetchedAt: times.length > 0 ? Math.min(...times) : fetchedAt, sandbox };
+  }
+
+  /** v1's cached answer (Facebook and Pinterest together), while it is fresh for `ttl`. */
+  private async freshCombined(url: string, ttl: number): Promise<CacheEntry | undefined> {
+    const cached = await this.options.cache.get(url);
+    const now = this.now();
+    return cached && now < cached.expiresAt && now - cached.fetchedAt < ttl * 1000 ? cached : undefined;
   }
 
   /** History keeps Facebook's numbers without its og_object. */

@@ -63,10 +63,15 @@ describe("networks= on /v2/counts", () => {
     const after = await svc.stats();
     expect([after.facebook.calls, after.pinterest.calls]).toEqual([1, 0]);
 
-    // v1 asks Facebook and Pinterest only, as it always did.
-    await svc.get(`/v1.1/?url=${encodeURIComponent(fresh())}&apikey=${apiKey}`);
+    // v1 asks Facebook and Pinterest only, as it always did; v2 then reads Facebook from v1's cached answer.
+    const v1Url = fresh();
+    const v1Answer = await (await svc.get(`/v1.1/?url=${encodeURIComponent(v1Url)}&apikey=${apiKey}`)).json();
+    // At once: this service's cached answers are fresh for a second.
+    const facebook = (await (await counts(v1Url, "facebook")).json()).networks.facebook;
     expect((await moreStats()).reddit.calls).toBe(1);
     expect(Object.values(await moreStats()).reduce((sum, twin) => sum + twin.calls, 0)).toBe(2);
+    expect(facebook.total_count).toBe(v1Answer.Facebook.total_count);
+    expect((await svc.stats()).facebook.calls).toBe(2);
   });
 
   it("asks the networks the account shows when none are named, and refuses networks this service does not ask", async () => {
