@@ -26,6 +26,22 @@ export const isNetworkId = (name: string): name is NetworkId => (NETWORK_IDS as 
 
 export const networkSchemas: { [K in NetworkKey]: z.ZodType<AnyNetworkValues[K]> } = { ...networkValueSchemas, ...moreNetworkSchemas };
 
+/**
+ * Each network's headline number, the sum of these fields of its v2 object (Pinterest's is its one count):
+ * what a total adds up and a change compares. Engagement only: how many posts or stories a network found
+ * the URL in is a count of items, not of reactions, so it is kept but not added in.
+ */
+export const HEADLINE_FIELDS = {
+  facebook: ["total_count"],
+  pinterest: ["count"],
+  reddit: ["score", "comments"],
+  hackernews: ["points", "comments"],
+  bluesky: ["likes", "reposts", "replies", "quotes"],
+  vk: ["count"],
+  ok: ["count"],
+  tumblr: ["notes"],
+} as const satisfies Record<NetworkId, readonly string[]>;
+
 /** The names people read. */
 export const NETWORK_LABELS: Record<NetworkId, string> = {
   facebook: "Facebook",

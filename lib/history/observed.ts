@@ -1,4 +1,4 @@
-import { keyOf, type NetworkId } from "../counts/all-networks.ts";
+import { HEADLINE_FIELDS, idOf, keyOf, type NetworkId } from "../counts/all-networks.ts";
 import { z } from "zod";
 import { MORE_NETWORKS, moreNetworkSchemas } from "../counts/more-networks.ts";
 import type { FacebookCounts, StoredCounts } from "../counts/values.ts";
@@ -61,22 +61,12 @@ export function freshValues(counts: StoredCounts, stale: readonly string[]): Obs
 
 export const isEmpty = (values: ObservedValues) => OBSERVED_NETWORKS.every((network) => values[network] === undefined);
 
-/**
- * Engagement only: how many posts or stories a network found the URL in (Reddit's posts, Hacker News'
- * stories, Bluesky's posts) is a count of items, not of reactions, so it is kept but not added in.
- */
-const HEADLINE: { [N in ObservedNetwork]: (value: ObservedValue<N>) => number } = {
-  Facebook: (f) => f.total_count,
-  Pinterest: (count) => count,
-  reddit: (r) => r.score + r.comments,
-  hackernews: (h) => h.points + h.comments,
-  bluesky: (b) => b.likes + b.reposts + b.replies + b.quotes,
-  vk: (v) => v.count,
-  ok: (o) => o.count,
-  tumblr: (t) => t.notes,
-};
-
-const headlineOf = <N extends ObservedNetwork>(network: N, value: ObservedValue<N>) => HEADLINE[network](value);
+/** The network's headline number (HEADLINE_FIELDS); Pinterest's value is its count itself. */
+function headlineOf<N extends ObservedNetwork>(network: N, value: ObservedValue<N>): number {
+  if (typeof value === "number") return value;
+  const fields: readonly string[] = HEADLINE_FIELDS[idOf(network)];
+  return fields.reduce((sum, field) => sum + (value as Record<string, number>)[field]!, 0);
+}
 
 /** The values of these networks only (null: all of them): what an account's totals and changes sum. */
 export function onlyNetworks(values: ObservedValues, networks: readonly NetworkId[] | null): ObservedValues {

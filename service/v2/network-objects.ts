@@ -4,23 +4,19 @@ import { engagementOf, type ObservedValues } from "../../lib/history/observed.ts
 import { combine } from "../../lib/history/variants.ts";
 import type { NetworksLookup } from "../counts/count-service.ts";
 import type { NetworksResult } from "../../lib/store/bulk.ts";
-import { FACEBOOK_NOT_REPORTED } from "../counts/count-object.ts";
+import { networksV2Schema } from "../../lib/v2/schemas.ts";
 
 /** v2 network objects: each network's values with a status, never a 0 for what was not reported. */
 
 type Status = { status: "ok" } | { status: "stale"; age_seconds: number } | { status: "unavailable" };
 
-/** Each network's fields, all null: what an unavailable network answers. */
-const NOT_REPORTED: Record<NetworkId, object> = {
-  facebook: FACEBOOK_NOT_REPORTED,
-  pinterest: { count: null },
-  reddit: { score: null, comments: null, posts: null },
-  hackernews: { points: null, comments: null, stories: null },
-  bluesky: { likes: null, reposts: null, replies: null, quotes: null, posts: null },
-  vk: { count: null },
-  ok: { count: null },
-  tumblr: { notes: null },
-};
+/** Each network's fields, all null: what an unavailable network answers (the fields of its v2 schema). */
+const NOT_REPORTED = Object.fromEntries(
+  NETWORK_IDS.map((id) => {
+    const fields = Object.keys(networksV2Schema.shape[id].unwrap().shape).filter((field) => field !== "status" && field !== "age_seconds");
+    return [id, Object.fromEntries(fields.map((field) => [field, null]))];
+  }),
+) as Record<NetworkId, object>;
 
 /** Each network's number fields, as v2 objects and CSV columns name them. */
 export const fieldsOf = (id: NetworkId): string[] => Object.keys(NOT_REPORTED[id]);

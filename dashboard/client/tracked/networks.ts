@@ -1,22 +1,16 @@
-import { NETWORK_IDS, NETWORK_LABELS, type NetworkId } from "../../../lib/counts/all-networks.ts";
+import { HEADLINE_FIELDS, NETWORK_IDS, NETWORK_LABELS, type NetworkId } from "../../../lib/counts/all-networks.ts";
 import type { Networks } from "./types.ts";
 
 type NetworkObject<N extends NetworkId> = NonNullable<Networks[N]>;
 type FieldOf<N extends NetworkId> = Exclude<keyof NetworkObject<N>, "status" | "age_seconds"> & string;
 
 interface Measure<N extends NetworkId> {
-  /** What the headline number is, in words: "score + comments". */
-  measure: string;
-  /** The fields the headline number sums (what the API's `total` adds up). */
-  summed: readonly FieldOf<N>[];
   /** The fields shown under the headline number, when it is not the network's only one. */
   fields: readonly { key: FieldOf<N>; label: string }[];
 }
 
 const MEASURES: { [N in NetworkId]: Measure<N> } = {
   facebook: {
-    measure: "total count",
-    summed: ["total_count"],
     fields: [
       { key: "share_count", label: "Shares" },
       { key: "reaction_count", label: "Reactions" },
@@ -24,10 +18,8 @@ const MEASURES: { [N in NetworkId]: Measure<N> } = {
       { key: "comment_plugin_count", label: "Comment plugin" },
     ],
   },
-  pinterest: { measure: "count", summed: ["count"], fields: [] },
+  pinterest: { fields: [] },
   reddit: {
-    measure: "score + comments",
-    summed: ["score", "comments"],
     fields: [
       { key: "score", label: "Score" },
       { key: "comments", label: "Comments" },
@@ -35,8 +27,6 @@ const MEASURES: { [N in NetworkId]: Measure<N> } = {
     ],
   },
   hackernews: {
-    measure: "points + comments",
-    summed: ["points", "comments"],
     fields: [
       { key: "points", label: "Points" },
       { key: "comments", label: "Comments" },
@@ -44,8 +34,6 @@ const MEASURES: { [N in NetworkId]: Measure<N> } = {
     ],
   },
   bluesky: {
-    measure: "likes + reposts + replies + quotes",
-    summed: ["likes", "reposts", "replies", "quotes"],
     fields: [
       { key: "likes", label: "Likes" },
       { key: "reposts", label: "Reposts" },
@@ -54,9 +42,9 @@ const MEASURES: { [N in NetworkId]: Measure<N> } = {
       { key: "posts", label: "Posts found" },
     ],
   },
-  vk: { measure: "count", summed: ["count"], fields: [] },
-  ok: { measure: "count", summed: ["count"], fields: [] },
-  tumblr: { measure: "notes", summed: ["notes"], fields: [] },
+  vk: { fields: [] },
+  ok: { fields: [] },
+  tumblr: { fields: [] },
 };
 
 export interface HeadlineNetwork {
@@ -70,7 +58,8 @@ export interface HeadlineNetwork {
 export const HEADLINE_NETWORKS: readonly HeadlineNetwork[] = NETWORK_IDS.map((key) => ({
   key,
   label: NETWORK_LABELS[key],
-  measure: MEASURES[key].measure,
+  // What the headline number is, in words: "score + comments", "total count".
+  measure: HEADLINE_FIELDS[key].map((field) => field.replace("_", " ")).join(" + "),
   fields: MEASURES[key].fields,
 }));
 
@@ -90,7 +79,7 @@ export function fieldCount(networks: Networks, network: NetworkId, field: string
 /** The network's headline number, or null when it did not report (never 0 in its place); stale values count. */
 export function headlineCount(networks: Networks, network: NetworkId): number | null {
   let sum = 0;
-  for (const field of MEASURES[network].summed as readonly string[]) {
+  for (const field of HEADLINE_FIELDS[network] as readonly string[]) {
     const value = fieldCount(networks, network, field);
     if (value === null) return null;
     sum += value;
