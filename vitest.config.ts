@@ -53,6 +53,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // The ten slowest tests end every run, so drift is seen (test/support/slowest-tests.ts).
+    reporters: ["default", "./test/support/slowest-tests.ts"],
     projects: [
       { extends: true, test: { name: "sqlite", include: ["**/*.test.ts"], exclude: ["test/scale/**"] } },
       shiftedClock,

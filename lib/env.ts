@@ -148,6 +148,8 @@ const schema = z
       .default("sharecount"),
     // A bulk worker that stops answering (killed, frozen) holds its URLs this long before another takes them over.
     BULK_LOCK_MS: int(30_000, 1000),
+    // On SIGTERM a process finishes what it holds; past this it exits anyway (1). Below the orchestrator's own grace.
+    STOP_DEADLINE_SECONDS: int(14, 1),
     SANDBOX_PORT: int(0, 0),
     SANDBOX_LATENCY_MS: int(20, 0),
     // Dashboard: the server secret (API keys at rest, sessions), and where its server routes reach the API.

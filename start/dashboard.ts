@@ -19,4 +19,4 @@ const { server, port } = await listen(env, (req, res) => {
 });
 dashboard = await dashboardListener(env, port);
 console.log(JSON.stringify({ event: "listening", service: "web", url: `http://127.0.0.1:${port}`, api: env.SHARECOUNT_API_URL }));
-onShutdown(() => drain(server));
+onShutdown(env, () => drain(server));

@@ -41,24 +41,23 @@ export async function drain(server: http.Server): Promise<void> {
   clearInterval(sweeper);
 }
 
-/** Past this, a process that could not finish its work (its database or Redis gone) exits anyway. */
-const STOP_DEADLINE_MS = 14_000;
-
 /**
  * On SIGTERM or SIGINT: runs `stop` once (finish in-flight work, close connections), then exits 0; exits 1
- * if stopping fails or takes longer than STOP_DEADLINE_MS (what was not finished is recovered elsewhere:
- * unanswered requests were not counted, and a worker's URLs go back to the queue).
+ * if stopping fails or takes longer than STOP_DEADLINE_SECONDS, as when its database or Redis is gone (what
+ * was not finished is recovered elsewhere: unanswered requests were not counted, and a worker's URLs go back
+ * to the queue).
  */
-export function onShutdown(stop: () => Promise<void>): void {
+export function onShutdown(env: Env, stop: () => Promise<void>): void {
+  const deadlineMs = env.STOP_DEADLINE_SECONDS * 1000;
   let stopping = false;
   const handle = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(JSON.stringify({ event: "stopping", signal }));
     const deadline = setTimeout(() => {
-      console.error(`could not stop within ${STOP_DEADLINE_MS / 1000} s; exiting anyway`);
+      console.error(`could not stop within ${env.STOP_DEADLINE_SECONDS} s; exiting anyway`);
       process.exit(1);
-    }, STOP_DEADLINE_MS);
+    }, deadlineMs);
     deadline.unref();
     try {
       await stop();

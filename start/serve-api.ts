@@ -43,7 +43,7 @@ export async function serve(options: ServeOptions): Promise<{ env: Env; port: nu
       worker: runtime.worker !== null,
     }),
   );
-  onShutdown(async () => {
+  onShutdown(env, async () => {
     await drain(server);
     await runtime.close();
   });

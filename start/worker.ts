@@ -25,7 +25,7 @@ console.log(
     concurrency: env.BULK_CONCURRENCY,
   }),
 );
-onShutdown(async () => {
+onShutdown(env, async () => {
   await drain(server);
   // Takes no new URLs, waits for the ones being counted to be stored.
   await runtime.close();

@@ -57,7 +57,9 @@ async function readJson(request: Request, maxBytes: number): Promise<unknown> {
     for (let part = await reader.read(); !part.done; part = await reader.read()) {
       size += part.value.byteLength;
       if (size > maxBytes) {
-        await reader.cancel();
+        // Not cancel(): that destroys the request and its socket before the 413 is written. Left unread, the
+        // rest is drained (bounded) once the answer is out (service/http/front-door.ts).
+        reader.releaseLock();
         throw tooLarge();
       }
       chunks.push(part.value);

@@ -27,32 +27,45 @@ function refuse(socket: { end(data: string): unknown }, error: ApiError): void {
 
 /** A body answered early is read off while it keeps coming (cut once nothing arrived for this long)… */
 const LINGER_IDLE_MS = 5_000;
-/** …and for no longer than this in all, as nginx's lingering_timeout and lingering_time. */
+/** …and for no longer than this in all, as nginx's lingering_timeout and lingering_time… */
 const LINGER_TOTAL_MS = 30_000;
+/** …nor past this many bytes: a client still sending that much after its answer has had its chance to read it. */
+const LINGER_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * A request answered before its body was read to the end (refused on its key, its size, its Origin; stopped
  * past a limit) still has the rest of its body on the way. Closing at once would make the client's system
- * reset the connection and throw away the answer it had not read yet; instead Node reads the rest off and drops
- * it (its request is dumped once answered), and the connection is cut only once the body stalls or takes too
- * long. A body that ends leaves the connection free for the next request.
+ * reset the connection and throw away the answer it had not read yet; instead the rest is read off and dropped
+ * once the answer is out, and the connection is cut only once the body stalls, takes too long or goes on past
+ * LINGER_MAX_BYTES. A body that ends leaves the connection free for the next request.
  */
 function lingerAfterAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
   // Without Content-Length or Transfer-Encoding there is no body (most requests): nothing can be left to read.
   if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) return;
-  res.once("finish", () => {
+  // Before Node's own listener, which would dump an unread body: its bytes would then bypass the count below.
+  res.prependOnceListener("finish", () => {
     if (req.complete) return;
     const { socket } = req;
     const since = Date.now();
     let bytesRead = socket.bytesRead;
-    // A dumped request emits no data events: the socket's byte count says whether the body still comes.
+    // The socket's byte count says whether the body still comes.
     const watch = setInterval(() => {
       if (req.complete) return clearInterval(watch);
       if (socket.bytesRead === bytesRead || Date.now() - since >= LINGER_TOTAL_MS) return socket.destroy();
       bytesRead = socket.bytesRead;
     }, LINGER_IDLE_MS).unref();
     socket.once("close", () => clearInterval(watch));
-    req.resume();
+    // read() rather than resume(): a body a route began to read (a web stream over it) has a `readable`
+    // listener, which keeps resume() from flowing.
+    let drained = 0;
+    const discard = () => {
+      for (let chunk: Buffer | null; (chunk = req.read()) !== null; ) {
+        drained += chunk.length;
+        if (drained > LINGER_MAX_BYTES) return void socket.destroy();
+      }
+    };
+    req.on("readable", discard);
+    discard();
   });
 }
 

@@ -316,6 +316,33 @@ describe("bulk bodies", () => {
     }
   }, 30_000);
 
+  it("stops reading a refused body that goes on for 64 MiB after its answer, and cuts the connection", async () => {
+    const declared = 256 * 1024 * 1024;
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    const socket = net.connect(port(), "127.0.0.1");
+    const received: Buffer[] = [];
+    socket.on("data", (c: Buffer) => received.push(c));
+    socket.on("error", () => {});
+    let sent = 0;
+    let sentWhenAnswered = -1;
+    // As a client that never reads: it keeps writing whatever the answer, one chunk per turn of its event loop.
+    const pump = () => {
+      if (received.length > 0 && sentWhenAnswered < 0) sentWhenAnswered = sent;
+      if (socket.destroyed || sent >= declared) return;
+      sent += chunk.length;
+      if (socket.write(chunk)) setImmediate(pump);
+      else socket.once("drain", pump);
+    };
+    socket.write(`POST /v1.0/bulk?apikey=${key} HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: ${declared}\r\n\r\n`, pump);
+    await new Promise((resolve) => socket.on("close", resolve));
+    expect(Buffer.concat(received).toString("latin1")).toMatch(/^HTTP\/1\.1 413/);
+    expect(sentWhenAnswered).toBeGreaterThanOrEqual(0);
+    // Read off for 64 MiB past the answer (what was in flight when the client saw it counts too), then cut: far
+    // short of the 256 declared.
+    expect(sent - sentWhenAnswered).toBeGreaterThan(32 * 1024 * 1024);
+    expect(sent).toBeLessThan(128 * 1024 * 1024);
+  });
+
   it("refuses it too when sent chunked, without a content-length", async () => {
     const body = bigBody();
     const res = await request(

@@ -9,15 +9,18 @@ import { scaleDeployment } from "./deployment.ts";
  * its lease runs out, and every URL ends refreshed, once per slot but for the ones it had in flight.
  */
 
-const N = 300;
-const CONCURRENCY = 8;
+// Small enough to finish in a few seconds on a busy machine, large enough that the kill lands mid-refresh.
+const N = 120;
+const CONCURRENCY = 4;
 let deployment: Awaited<ReturnType<typeof scaleDeployment>>;
 
 beforeAll(async () => {
   deployment = await scaleDeployment({
-    SANDBOX_LATENCY_MS: "150",
+    SANDBOX_LATENCY_MS: "100",
+    // Facebook and Pinterest alone: one round of upstream calls per refresh.
+    SHARECOUNT_V2_NETWORKS: "none",
     REFRESH_POLL_MS: "100",
-    REFRESH_LEASE_MS: "3000",
+    REFRESH_LEASE_MS: "2000",
     REFRESH_CONCURRENCY: String(CONCURRENCY),
   });
 });
