@@ -44,6 +44,12 @@ test.describe("sign up", () => {
     await expect(formAlert(page)).toHaveText("Use at least 10 characters.");
     await expect(page).toHaveURL(/\/sign-up$/);
     expect(() => admin("account:show", "--email", email)).toThrow();
+    // So is one made of the address's name: the first guess of anyone who knows it.
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(`${email.split("@")[0]}!1`);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(formAlert(page)).toHaveText("Choose a password that does not contain your email address.");
+    expect(() => admin("account:show", "--email", email)).toThrow();
 
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(password);

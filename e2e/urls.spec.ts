@@ -56,7 +56,11 @@ async function trackByApi(account: E2EAccount, urls: string[]) {
  * Earlier points of a URL's history, straight in the database (a real history takes days): `days` ago, with
  * `pinterest` null where Pinterest did not report.
  */
-function seedHistory(url: string, points: { daysAgo: number; facebook: number; pinterest: number | null }[]) {
+/**
+ * Earlier points of a URL the account tracks, as if it had tracked it since before them (an account's history
+ * of a URL starts when it came to it).
+ */
+function seedHistory(url: string, email: string, points: { daysAgo: number; facebook: number; pinterest: number | null }[]) {
   withDatabase((db) => {
     const id = db.prepare<[string], number>("SELECT id FROM counted_url WHERE url = ?").pluck().get(url)!;
     const insert = db.prepare(
@@ -67,6 +71,8 @@ function seedHistory(url: string, points: { daysAgo: number; facebook: number; p
       const at = Date.now() - point.daysAgo * DAY;
       insert.run(id, Math.floor(at / HOUR), at, point.facebook, point.facebook, point.pinterest);
     }
+    const since = Date.now() - Math.max(...points.map((p) => p.daysAgo)) * DAY - HOUR;
+    db.prepare("UPDATE queried_url SET first_at = ? WHERE url_id = ? AND account_id = (SELECT id FROM account WHERE email = ?)").run(since, id, email);
   });
 }
 
@@ -98,8 +104,13 @@ test("pasted URLs are tracked and counted; a URL's page charts its history, keep
   await expect(page.getByText("No URLs are tracked yet.")).toBeVisible();
 
   await page.getByLabel("URLs, one per line").fill(`${first}\n${second}\n`);
+  // What it costs is said before anything is added: a slot and a query of today's quota per new URL.
+  const cost = page.getByTestId("add-cost").first();
+  await expect(cost).toContainText("takes a slot and spends one query of today's quota");
+  await expect(cost).toContainText("50,000 slots free, 100,000 queries left today.");
   await page.getByRole("button", { name: "Track 2 URLs" }).click();
   await expect(page.getByTestId("add-added")).toHaveText("2");
+  await expect(cost).toContainText("49,998 slots free, 99,998 queries left today.");
   await expect(page.getByTestId("add-already-tracked")).toHaveText("0");
   await expect(page.getByTestId("add-invalid")).toHaveText("0");
   await expect(page.getByTestId("tracked-summary")).toHaveText("2 of 50,000 URLs tracked");
@@ -126,7 +137,7 @@ test("pasted URLs are tracked and counted; a URL's page charts its history, keep
   await page.screenshot({ path: test.info().outputPath("urls.png"), fullPage: true });
 
   // Two earlier days: Facebook's line has three points; Pinterest did not report on one day, a gap (not a 0).
-  seedHistory(first, [
+  seedHistory(first, account.email, [
     { daysAgo: 3, facebook: 10, pinterest: 4 },
     { daysAgo: 2, facebook: 12, pinterest: null },
   ]);

@@ -149,7 +149,16 @@ describe("the demo account", () => {
     expect(lines[1]).toContain(result!.password);
     expect(lines[1]).toContain(DEMO_EMAIL);
     const account = await demoAccount();
-    expect(await argon2Verify(account.passwordHash!, result!.password)).toBe(true);
+    expect(await argon2Verify(account.passwordHash!, result!.password!)).toBe(true);
+  });
+
+  it("behind an https public URL, sets no password and prints none", async () => {
+    const lines: string[] = [];
+    const result = await startDemo(env, "https://sharecount.example.com", (line) => lines.push(line));
+    expect(result).toMatchObject({ email: DEMO_EMAIL, password: null });
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ event: "demo_account", email: DEMO_EMAIL, password: null });
+    expect((await demoAccount()).passwordHash).toBeNull();
   });
 
   it("cannot be signed in to once the demo is switched off", async () => {

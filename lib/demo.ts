@@ -185,12 +185,18 @@ export async function seedDemoAccount(options: DemoSeedOptions): Promise<DemoSee
 
 /**
  * `npm start`'s demo account: seeds it and prints how to sign in (one JSON line for machines, one for people).
- * A failure is reported and does not stop the server.
+ * Behind an https public URL (a real deployment, whose logs others may read) no password is printed: the
+ * account is seeded without one. A failure is reported and does not stop the server.
  */
-export async function startDemo(env: Env, baseUrl: string, log: (line: string) => void = console.log): Promise<DemoSeed | null> {
+export async function startDemo(env: Env, baseUrl: string, log: (line: string) => void = console.log): Promise<(Omit<DemoSeed, "password"> & { password: string | null }) | null> {
   try {
     const seed = await withAccounts(env, (options) => seedDemoAccount(options));
     const url = `${baseUrl}/sign-in`;
+    if (baseUrl.startsWith("https:")) {
+      await disableDemo(env, () => {});
+      log(JSON.stringify({ event: "demo_account", email: seed.email, password: null, url, note: "no password is set or printed behind an https public URL" }));
+      return { ...seed, password: null };
+    }
     log(JSON.stringify({ event: "demo_account", email: seed.email, password: seed.password, url }));
     log(
       `Demo account: sign in at ${url} as ${seed.email} with password ${seed.password} ` +
@@ -207,12 +213,12 @@ export async function startDemo(env: Env, baseUrl: string, log: (line: string) =
  * With SHARECOUNT_DEMO=false, a demo account left from earlier starts can no longer be signed in to: its
  * password (printed in an old log) is removed and its sessions end. Its data stays.
  */
-export async function disableDemo(env: Env): Promise<void> {
+export async function disableDemo(env: Env, log: (line: string) => void = console.log): Promise<void> {
   await withAccounts(env, async ({ accounts }) => {
     const id = await accounts.idOf(DEMO_EMAIL);
     if (!id || !(await accounts.hasPassword(id))) return;
     await accounts.setPassword(id, null);
-    console.log(JSON.stringify({ event: "demo_account_disabled", email: DEMO_EMAIL }));
+    log(JSON.stringify({ event: "demo_account_disabled", email: DEMO_EMAIL }));
   });
 }
 

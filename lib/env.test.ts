@@ -32,6 +32,13 @@ describe("parseEnv defaults", () => {
     );
   });
 
+  it("seeds the demo account with the sandbox networks only, unless SHARECOUNT_DEMO says otherwise", () => {
+    expect(parseEnv({}).SHARECOUNT_DEMO).toBe("true");
+    expect(parseEnv({ FACEBOOK_ACCESS_TOKEN: "123|secret" }).SHARECOUNT_DEMO).toBe("false");
+    expect(parseEnv({ FACEBOOK_ACCESS_TOKEN: "123|secret", SHARECOUNT_DEMO: "true" }).SHARECOUNT_DEMO).toBe("true");
+    expect(parseEnv({ SHARECOUNT_DEMO: "false" }).SHARECOUNT_DEMO).toBe("false");
+  });
+
   it("reads set values", () => {
     const env = parseEnv({
       PORT: "8080",

@@ -170,7 +170,8 @@ const schema = z
     AUTH_GITHUB_SECRET: z.string().optional(),
     AUTH_GOOGLE_ID: z.string().optional(),
     AUTH_GOOGLE_SECRET: z.string().optional(),
-    SHARECOUNT_DEMO: z.enum(["true", "false"]).default("true"),
+    // Default: true with the sandbox networks only, so a live deployment never has a known demo account.
+    SHARECOUNT_DEMO: z.enum(["true", "false"]).optional(),
   })
   .transform((env) => {
     // No upstream credentials means the sandbox: `npm start` works out of the box and never fakes live data.
@@ -179,7 +180,8 @@ const schema = z
     // takes any).
     const blueskyReady = networks === "sandbox" || Boolean(env.BLUESKY_IDENTIFIER && env.BLUESKY_APP_PASSWORD);
     const v2Networks = env.SHARECOUNT_V2_NETWORKS ?? MORE_NETWORKS.filter((n) => n !== "bluesky" || blueskyReady);
-    return { ...env, SHARECOUNT_NETWORKS: networks, SHARECOUNT_V2_NETWORKS: v2Networks };
+    const demo = env.SHARECOUNT_DEMO ?? (networks === "sandbox" ? "true" : "false");
+    return { ...env, SHARECOUNT_NETWORKS: networks, SHARECOUNT_V2_NETWORKS: v2Networks, SHARECOUNT_DEMO: demo };
   })
   .superRefine((env, ctx) => {
     if (env.REDIS_URL && !isPostgresUrl(env.DATABASE_URL)) {

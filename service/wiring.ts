@@ -26,7 +26,7 @@ import type { Store } from "../lib/store/store.ts";
 import { AccountCache } from "./accounts/account-cache.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
 import { RefreshScheduler } from "./tracking/scheduler.ts";
-import { ImportWorker } from "./tracking/imports.ts";
+import { ImportWorker } from "./imports/import-worker.ts";
 import type { Cadence } from "../lib/history/cadence.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
@@ -48,7 +48,7 @@ export interface ServiceRuntime {
 export interface RuntimeOptions {
   /** Run a bulk worker and the refresh scheduler in this process (default true). */
   worker?: boolean;
-  /** The clock of the refresh schedule and the history (tests move it). */
+  /** The clock of quota days, the refresh schedule and the history (tests move it). */
   now?: () => number;
 }
 
@@ -64,7 +64,8 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       : null;
   const store = openStore(env.DATABASE_URL);
   const redis = env.REDIS_URL ? connectRedis(env.REDIS_URL) : null;
-  const clock = new QuotaClock(env.QUOTA_TIMEZONE);
+  const now = options.now ?? Date.now;
+  const clock = new QuotaClock(env.QUOTA_TIMEZONE, now);
   // With Redis, budgets and backoff are shared: the networks limit the app, not each process.
   // A probe call that never answers (its process died) frees its slot once it would have timed out.
   const guard = (network: string, budgets: Pick<GuardOptions, "perUrlPerHour" | "appPerHour" | "appPerMinute">, timeoutMs = env.NETWORK_TIMEOUT_MS) =>
@@ -74,7 +75,6 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       refreshShare: env.REFRESH_BUDGET_SHARE,
       ...budgets,
     });
-  const now = options.now ?? Date.now;
   const recorder = new HistoryRecorder(store.history);
   const guards = {
     Facebook: guard("facebook", { perUrlPerHour: env.FACEBOOK_CALLS_PER_URL_PER_HOUR, appPerHour: env.FACEBOOK_APP_CALLS_PER_HOUR }),
@@ -140,7 +140,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     options.worker === false
       ? null
       : new ImportWorker(
-          { store, history: recorder, clock, trackedAdded, allowPrivateHosts: env.SITEMAP_ALLOW_PRIVATE_HOSTS, now },
+          { store, history: recorder, clock, quota, trackedAdded, allowPrivateHosts: env.SITEMAP_ALLOW_PRIVATE_HOSTS, now },
           env.REFRESH_POLL_MS,
         );
   const routes = createApiRoutes({

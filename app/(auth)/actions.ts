@@ -3,6 +3,7 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { emailAddress, MAX_EMAIL_LENGTH } from "@/lib/accounts/email-address";
+import { passwordProblem } from "@/lib/accounts/password-rule";
 import { safeNextPath } from "@/dashboard/server/auth/next-path";
 import { signInWithPassword } from "@/dashboard/server/auth/password";
 import { signUpWithPassword } from "@/dashboard/server/auth/sign-up";
@@ -18,10 +19,15 @@ const credentials = z.object({
   password: z.string().min(1, "Enter your password.").max(1024),
 });
 
-const signUpInput = z.object({
-  email: z.string().trim().min(1, "Enter your email address.").pipe(emailAddress),
-  password: z.string().min(10, "Use at least 10 characters.").max(1024),
-});
+const signUpInput = z
+  .object({
+    email: z.string().trim().min(1, "Enter your email address.").pipe(emailAddress),
+    password: z.string(),
+  })
+  .superRefine((v, ctx) => {
+    const problem = passwordProblem(v.password, v.email);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["password"] });
+  });
 
 export async function signInAction(_state: AuthFormState, form: FormData): Promise<AuthFormState> {
   const parsed = credentials.safeParse({ email: form.get("email"), password: form.get("password") });

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useActionState } from "react";
 import type { AuthFormState } from "./actions";
+import { MIN_PASSWORD_LENGTH } from "@/lib/accounts/password-rule";
 
 interface Props {
   mode: "sign-in" | "sign-up";
@@ -41,13 +42,13 @@ export function AuthForm({ mode, action, next }: Props) {
           type="password"
           autoComplete={signIn ? "current-password" : "new-password"}
           required
-          minLength={signIn ? undefined : 10}
+          minLength={signIn ? undefined : MIN_PASSWORD_LENGTH}
           aria-describedby={signIn ? undefined : "password-hint"}
           className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
         />
         {!signIn && (
           <p id="password-hint" className="mt-1 text-xs text-slate-500">
-            At least 10 characters.
+            At least {MIN_PASSWORD_LENGTH} characters, and not your email address.
           </p>
         )}
       </div>

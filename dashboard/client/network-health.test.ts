@@ -13,7 +13,7 @@ const entry = (network: NetworkHealth["network"], state: NetworkHealth["state"],
   last_success_at: null,
   errors_last_hour: 0,
   calls_last_hour: 0,
-  budget: { per_hour: 600, used_last_hour: 0 },
+  budget: { per_hour: 600, used_last_hour: 0, refresh_per_hour: 300, refresh_used_last_hour: 0 },
   ...extra,
 });
 
@@ -33,6 +33,11 @@ const view: NetworksView = {
 };
 
 describe("a network's health in plain words", () => {
+  it("says when refreshes of a network whose refresh share is spent go on, and that lookups do not wait", () => {
+    const spent = entry("reddit", "budget_exhausted", { retry_at: new Date(NOW + 20 * 60_000).toISOString() });
+    expect(describeHealth(spent, NOW)).toMatch(/refreshed again in 20 min.*Lookups still get fresh counts/);
+  });
+
   it("says when a paused network is asked again", () => {
     expect(describeHealth(view.networks[2]!, NOW)).toMatch(/asked again in 5 min/);
     expect(describeHealth(entry("reddit", "throttled", { retry_at: new Date(NOW - 1000).toISOString() }), NOW)).toMatch(/asked again any moment now/);

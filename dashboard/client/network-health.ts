@@ -13,12 +13,16 @@ export function describeHealth(entry: NetworkHealth, now: number): string {
       return `${entry.name} refuses this service's credentials: its counts stay at their last known values until an operator fixes them.`;
     case "unavailable":
       return `${entry.name}'s last answer was an error: counts show their last known values, or "not reported".`;
-    case "throttled": {
-      const wait = entry.retry_at ? Date.parse(entry.retry_at) - now : 0;
-      const when = wait > 1000 ? `in ${formatDuration(wait)}` : "any moment now";
-      return `${entry.name} asked us to slow down, or this service's budget for it is used up. It is asked again ${when}; until then its counts show their last known values.`;
-    }
+    case "throttled":
+      return `${entry.name} asked us to slow down, or this service's budget for it is used up. It is asked again ${retryIn(entry, now)}; until then its counts show their last known values.`;
+    case "budget_exhausted":
+      return `The share of ${entry.name}'s budget kept for refreshing tracked URLs is spent: they are refreshed again ${retryIn(entry, now)}. Lookups still get fresh counts.`;
   }
+}
+
+function retryIn(entry: NetworkHealth, now: number): string {
+  const wait = entry.retry_at ? Date.parse(entry.retry_at) - now : 0;
+  return wait > 1000 ? `in ${formatDuration(wait)}` : "any moment now";
 }
 
 /** Networks in trouble that people should hear about without looking: throttled, or refusing credentials. */

@@ -9,20 +9,8 @@ import {
   usageSchema,
   whitelistSchema,
 } from "../client/api-schemas.ts";
-import {
-  aliasesAnswerSchema,
-  bulkAnswerSchema,
-  bulkSubmittedSchema,
-  countsAnswerSchema,
-  networksAnswerSchema,
-  historyAnswerSchema,
-  importAnswerSchema,
-  importQueuedSchema,
-  trackAnswerSchema,
-  trackedListAnswerSchema,
-  trackedStatusSchema,
-  trackedUrlAnswerSchema,
-} from "../../lib/v2/schemas.ts";
+import { bulkAnswerSchema, bulkSubmittedSchema, countsAnswerSchema, networksAnswerSchema, historyAnswerSchema } from "../../lib/v2/schemas.ts";
+import { aliasesAnswerSchema, importAnswerSchema, importQueuedSchema, trackAnswerSchema, trackedListAnswerSchema, trackedStatusSchema, trackedUrlAnswerSchema } from "../../lib/v2/tracked-schemas.ts";
 
 /** An error answer of the API (its `Type`), or `unreachable` / `bad_answer`. */
 export class ApiClientError extends SharecountError<ApiErrorCode | "unreachable" | "bad_answer"> {
@@ -142,8 +130,9 @@ export class ShareCountApi {
     return (await this.call(trackedStatusSchema, "/v2/tracked/status")).body;
   }
 
+  /** Adds what fits the plan's free slots and today's quota; the answer says how many did not. */
   async track(urls: string[]) {
-    return (await this.call(trackAnswerSchema, "/v2/tracked", this.json("POST", { urls }))).body;
+    return (await this.call(trackAnswerSchema, "/v2/tracked", this.json("POST", { urls, on_limit: "add_what_fits" }))).body;
   }
 
   async importFrom(kind: "sitemap" | "feed", url: string) {
@@ -152,6 +141,10 @@ export class ShareCountApi {
 
   async importStatus(id: string) {
     return (await this.call(importAnswerSchema, `/v2/imports/${encodeURIComponent(id)}`)).body;
+  }
+
+  async cancelImport(id: string) {
+    await this.call(z.null(), `/v2/imports/${encodeURIComponent(id)}`, { method: "DELETE" });
   }
 
   async untrack(url: string) {

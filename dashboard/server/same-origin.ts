@@ -1,7 +1,9 @@
 /**
  * Whether a mutation comes from this site's own pages: the browser says so in Sec-Fetch-Site, or sends an
- * Origin that is the public URL or the host it asked. `Origin: null` (sandboxed frames, some redirects) and
- * an unparsable Origin are not this site. Cookies are SameSite=Lax as well; this closes the rest.
+ * Origin that is the public URL or, scheme, host and port alike, the origin it asked (its scheme from the
+ * proxy's X-Forwarded-Proto, else http: this server speaks no TLS itself). `Origin: null` (sandboxed frames,
+ * some redirects) and an unparsable Origin are not this site. Cookies are SameSite=Lax as well; this closes
+ * the rest.
  */
 export function isSameOrigin(header: (name: string) => string | null | undefined, publicOrigin: string | undefined): boolean {
   const site = header("sec-fetch-site");
@@ -10,5 +12,7 @@ export function isSameOrigin(header: (name: string) => string | null | undefined
   const parsed = origin && origin !== "null" ? URL.parse(origin) : null;
   if (!parsed) return false;
   if (publicOrigin !== undefined && parsed.origin === publicOrigin) return true;
-  return parsed.host === (header("x-forwarded-host") ?? header("host"));
+  const scheme = header("x-forwarded-proto") === "https" ? "https" : "http";
+  const asked = URL.parse(`${scheme}://${header("x-forwarded-host") ?? header("host") ?? ""}`);
+  return asked !== null && parsed.origin === asked.origin;
 }

@@ -1,16 +1,11 @@
 import { parseCountUrl } from "../urls/count-url.ts";
-import { hostAllowed } from "../whitelist/domains.ts";
+import { admits, type WhitelistRule } from "../whitelist/domains.ts";
 
 /**
  * The one rule for the lines of a bulk job, whoever reads them: the API as the body arrives, and the dashboard
  * before anything is uploaded. A line is trimmed; blank lines are skipped; a valid URL counts once (after
  * normalization); an enforced whitelist drops URLs outside it. Pure and web-standard: it runs in the browser.
  */
-
-export interface WhitelistRule {
-  enabled: boolean;
-  domains: readonly string[];
-}
 
 export interface AcceptedUrl {
   /** As written (trimmed): the key of the job's results. */
@@ -20,16 +15,14 @@ export interface AcceptedUrl {
   host: string;
 }
 
+export type { WhitelistRule };
+
 export type LineVerdict =
   | { kind: "blank" }
   | { kind: "invalid"; value: string; reason: string }
   | { kind: "duplicate" }
   | { kind: "outside_whitelist" }
   | ({ kind: "accepted" } & AcceptedUrl);
-
-export function admits(whitelist: WhitelistRule | null, host: string): boolean {
-  return !whitelist?.enabled || hostAllowed(host, whitelist.domains);
-}
 
 export class UrlListReader {
   private readonly seen = new Set<string>();

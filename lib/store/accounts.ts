@@ -27,6 +27,7 @@ export const networkListOf = (stored: string | null): NetworkId[] | null => (sto
 
 export interface AccountReads {
   byKeyHash(keyHash: string): Promise<AccountContext | null>;
+  byId(accountId: string): Promise<AccountContext | null>;
   /** Changes whenever accounts, plans or whitelists may have changed; cached accounts are valid while it does not. */
   version(): Promise<number>;
   plan(accountId: string): Promise<PlanLimits | null>;

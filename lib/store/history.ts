@@ -35,7 +35,11 @@ export interface HistoryStore {
    * first hour), for at most `maxUrls` URLs not compacted that far yet: how many URLs it compacted.
    */
   compact(beforeHour: number, maxUrls: number): Promise<number>;
-  /** The account asked about these URLs (a query, a bulk job). */
+  /** The account asked about these URLs (a query, a bulk job, tracking them): the first time is kept. */
   noteQueried(accountId: string, urlIds: readonly number[], at: number): Promise<void>;
-  hasQueried(accountId: string, urlId: number): Promise<boolean>;
+  /**
+   * When the account first asked about (or tracked) each of these URLs, for those it did: its history of a URL
+   * starts then, so no account reads what others observed before it came.
+   */
+  accessSince(accountId: string, urlIds: readonly number[]): Promise<Map<number, number>>;
 }

@@ -43,6 +43,23 @@ export const TRACKED_SELECT = `
   SELECT t.url_id, c.url, t.added_at, t.aliases, t.last_refreshed_at, s.next_refresh_at, t.latest, t.total, t.change_7d, t.change_30d
   FROM tracked_url t JOIN counted_url c ON c.id = t.url_id LEFT JOIN refresh_schedule s ON s.url_id = t.url_id`;
 
+/**
+ * The due URLs to lease next, at most `$max`, shared fairly: the accounts with due URLs take turns (each one's
+ * first, then each one's second…), so one account's backlog delays only its own URLs; within an account, URLs
+ * never refreshed first, then the most overdue. A URL several accounts track takes the best turn it has; one
+ * no account tracks any more is its own turn-taker (it is claimed to be dropped).
+ */
+export const FAIR_DUE = `
+  WITH turns AS (
+    SELECT s.url_id, s.next_refresh_at,
+      ROW_NUMBER() OVER (
+        PARTITION BY t.account_id
+        ORDER BY CASE WHEN s.last_refreshed_at IS NULL THEN 0 ELSE 1 END, s.next_refresh_at, s.url_id) AS turn
+    FROM refresh_schedule s LEFT JOIN tracked_url t ON t.url_id = s.url_id
+    WHERE s.next_refresh_at <= $now AND (s.lease_until IS NULL OR s.lease_until <= $now))
+  SELECT url_id, ROW_NUMBER() OVER (ORDER BY MIN(turn), MIN(next_refresh_at), url_id) AS position
+  FROM turns GROUP BY url_id ORDER BY position LIMIT $max`;
+
 /** A URL is refreshed again for a change (a new tracker, new aliases) at most this long after its last refresh. */
 export const REFRESH_GAP_MS = 10 * 60_000;
 

@@ -69,6 +69,8 @@ export interface Tracker {
   countVariants: boolean;
   /** The networks the account shows: its totals and changes sum these (null: every network). */
   networks: NetworkId[] | null;
+  /** When the account first asked about or tracked the URL: its changes compare nothing observed before. */
+  since: number;
 }
 
 export interface TrackedStore {
@@ -89,8 +91,9 @@ export interface TrackedStore {
   setAliases(accountId: string, urlId: number, aliases: readonly string[], at: number): Promise<boolean>;
   /**
    * Leases up to `max` URLs due at `now` to the worker holding `token` until `now + leaseMs` (no other
-   * worker takes them until then): URLs never refreshed first, so a newly tracked URL is counted within a
-   * minute even while the schedule runs behind, then the most overdue.
+   * worker takes them until then), shared fairly: the accounts with due URLs take turns, so one account's
+   * backlog delays only its own URLs; within an account, URLs never refreshed first (a newly tracked URL is
+   * counted within a minute even while the schedule runs behind), then the most overdue.
    */
   claimDue(now: number, max: number, leaseMs: number, token: string): Promise<DueRefresh[]>;
   /** Who tracks each URL. */

@@ -26,8 +26,15 @@ export interface UsageStore {
    * account and day together (PostgreSQL does, with their smallest quota: one statement cannot update a row twice).
    */
   reserveMany(reservations: Reservation[]): Promise<(number | null)[]>;
+  /**
+   * Counts as many of `wanted` queries as fit within `dailyQuota`, but none unless at least `minimum` fit (all
+   * or none: `minimum = wanted`): how many were counted.
+   */
+  reserveUpTo(accountId: string, day: string, dailyQuota: number, wanted: number, minimum: number): Promise<number>;
   /** Gives back one counted query that was not answered. */
   release(accountId: string, day: string): Promise<void>;
+  /** Gives back `count` counted queries that bought nothing (never below zero). */
+  releaseMany(accountId: string, day: string, count: number): Promise<void>;
   queriesOn(accountId: string, day: string): Promise<number>;
   between(accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]>;
   allocations(accountId: string): Promise<Allocation[]>;

@@ -7,17 +7,28 @@ import { isNetworkId, NETWORK_IDS, type NetworkId } from "../counts/all-networks
  * them, so none of the three can drift from the others.
  */
 
-const count = z.number().int().min(0);
+export const count = z.number().int().min(0);
 const nullableCount = count.nullable();
 const status = z.enum(["ok", "stale", "unavailable"]).meta({
   description: "ok: fetched now or cached; stale: the network failed and its last known value is shown (see age_seconds); unavailable: no value (values are null)",
 });
 const ageSeconds = z.number().int().min(0).optional().meta({ description: "With status stale: how old the value is" });
+/** Why a network is unavailable: on the tracked URL answers, where the network's state right now says it. */
+export const UNAVAILABLE_REASONS = ["budget", "throttled", "upstream_error", "credentials_rejected", "not_configured"] as const;
+const reason = z.enum(UNAVAILABLE_REASONS).optional().meta({
+  description:
+    "With status unavailable, where known: budget (the refresh share of its budget is spent), throttled (it asked us to slow down), upstream_error (its last answer was an error), credentials_rejected, not_configured (this service does not ask it)",
+});
+const retryAt = z.iso.datetime().nullable().optional().meta({ description: "With a reason: when the network is asked again, where known" });
+/** The fields every network object has besides its numbers. */
+export const STATUS_FIELDS = ["status", "age_seconds", "reason", "retry_at"];
 
 export const facebookV2Schema = z
   .object({
     status,
     age_seconds: ageSeconds,
+    reason,
+    retry_at: retryAt,
     total_count: nullableCount,
     comment_count: nullableCount,
     reaction_count: nullableCount,
@@ -26,7 +37,7 @@ export const facebookV2Schema = z
   })
   .meta({ id: "FacebookCounts" });
 
-export const pinterestV2Schema = z.object({ status, age_seconds: ageSeconds, count: nullableCount }).meta({ id: "PinterestCounts" });
+export const pinterestV2Schema = z.object({ status, age_seconds: ageSeconds, reason, retry_at: retryAt, count: nullableCount }).meta({ id: "PinterestCounts" });
 
 /** A network's object: its status and numbers; `signed` names numbers that may be below 0 (Reddit's score). */
 function networkV2<F extends string>(id: string, description: string, fields: Record<F, string>, signed: readonly NoInfer<F>[] = []) {
@@ -34,7 +45,7 @@ function networkV2<F extends string>(id: string, description: string, fields: Re
   for (const [name, about] of Object.entries(fields) as [F, string][]) {
     counts[name] = (signed.includes(name) ? z.number().int().nullable() : nullableCount).meta({ description: about });
   }
-  return z.object({ status, age_seconds: ageSeconds, ...counts }).meta({ id, description });
+  return z.object({ status, age_seconds: ageSeconds, reason, retry_at: retryAt, ...counts }).meta({ id, description });
 }
 
 export const redditV2Schema = networkV2(
@@ -73,6 +84,9 @@ export const networksV2Schema = z
   })
   .meta({ id: "Networks", description: "One object per network asked (by default, the networks the account shows)" });
 
+/** A network's numbers as its v2 object names them, in the API's order: its schema's fields but the status ones. */
+export const numberFieldsOf = (id: NetworkId): string[] => Object.keys(networksV2Schema.shape[id].unwrap().shape).filter((field) => !STATUS_FIELDS.includes(field));
+
 export const V2_NETWORKS = NETWORK_IDS;
 export type V2Network = NetworkId;
 
@@ -87,9 +101,9 @@ export const networkListSchema = z.string().transform((list, ctx) => {
   return names as V2Network[];
 });
 
-const apikey = z.string().optional().meta({ description: "The API key (or send Authorization: Bearer <key>)" });
-const urlParam = z.string().min(1).meta({ description: "A complete http(s) URL, percent-encoded", example: "https://example.com/post" });
-const flag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+export const apikey = z.string().optional().meta({ description: "The API key (or send Authorization: Bearer <key>)" });
+export const urlParam = z.string().min(1).meta({ description: "A complete http(s) URL, percent-encoded", example: "https://example.com/post" });
+export const flag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
 export const countsQuerySchema = z.strictObject({
   url: urlParam,
@@ -110,115 +124,6 @@ export const countsAnswerSchema = z
     variants: z.array(z.object({ url: z.string(), networks: networksV2Schema })).optional(),
   })
   .meta({ id: "CountsAnswer" });
-
-export const MAX_TRACKED_PER_REQUEST = 10_000;
-
-export const trackBodySchema = z
-  .strictObject({
-    urls: z
-      .array(z.string())
-      .min(1, "urls must hold at least one URL")
-      .max(MAX_TRACKED_PER_REQUEST, `at most ${MAX_TRACKED_PER_REQUEST} URLs per request: split the list, or import a sitemap`)
-      .optional()
-      .meta({ description: `URLs to track now, at most ${MAX_TRACKED_PER_REQUEST} per request` }),
-    sitemap: z.string().min(1).max(2048).optional().meta({ description: "A sitemap or sitemap index (gzipped files too) to import URLs from" }),
-    feed: z.string().min(1).max(2048).optional().meta({ description: "An RSS or Atom feed to import URLs from, read again daily" }),
-  })
-  .refine((body) => [body.urls, body.sitemap, body.feed].filter((v) => v !== undefined).length === 1, "send exactly one of urls, sitemap or feed")
-  .meta({ id: "TrackRequest", description: "Exactly one of urls, sitemap or feed" });
-
-export const trackAnswerSchema = z
-  .object({
-    added: count,
-    already_tracked: count.meta({ description: "Tracked before, or repeated in the request" }),
-    invalid: count.meta({ description: "Not countable URLs (skipped)" }),
-  })
-  .meta({ id: "TrackAnswer" });
-
-export const importQueuedSchema = z.object({ import_id: z.string(), status: z.literal("queued") }).meta({ id: "ImportQueued" });
-
-export const importAnswerSchema = z
-  .object({
-    status: z.enum(["queued", "running", "done", "failed"]),
-    urls_found: count,
-    added: count,
-    error: z.string().optional().meta({ description: "Why the import failed, for people" }),
-  })
-  .meta({ id: "Import" });
-
-export const trackedListQuerySchema = z.strictObject({
-  apikey,
-  sort: z.enum(["total", "change_7d", "added"]).default("added"),
-  order: z.enum(["desc", "asc"]).default("desc"),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  cursor: z.string().max(200).optional().meta({ description: "next_cursor of the previous page" }),
-  q: z.string().max(200).optional().meta({ description: "Only URLs containing this text" }),
-  filter: z
-    .enum(["growing", "uncounted"])
-    .optional()
-    .meta({ description: "growing: only URLs whose 7-day change is above 0; uncounted: only URLs not refreshed yet" }),
-  sparkline: flag.optional().meta({ description: "true: each row also carries `sparkline`, its daily totals over the last 30 days" }),
-});
-
-export const trackedItemSchema = z
-  .object({
-    url: z.string(),
-    added_at: z.iso.datetime(),
-    last_refreshed_at: z.iso.datetime().nullable(),
-    next_refresh_at: z.iso.datetime().nullable(),
-    networks: networksV2Schema,
-    total: count.nullable().meta({
-      description:
-        "The sum of the headline numbers of the networks the account shows: Facebook total_count, Pinterest count, Reddit score + comments, Hacker News points + comments, Bluesky likes + reposts + replies + quotes, VK count, OK.ru count, Tumblr notes (as of the last refresh; change_7d and change_30d compare the same)",
-    }),
-    change_7d: z.number().int().nullable(),
-    change_30d: z.number().int().nullable(),
-    sparkline: z
-      .array(count.nullable())
-      .length(30)
-      .optional()
-      .meta({ description: "With sparkline=true: the URL's own total on each of the last 30 days (UTC, oldest first; null: no point that day)" }),
-  })
-  .meta({ id: "TrackedUrl" });
-
-export const trackedListAnswerSchema = z
-  .object({ data: z.array(trackedItemSchema), next_cursor: z.string().nullable() })
-  .meta({ id: "TrackedList" });
-
-export const aliasesBodySchema = z
-  .object({ url: z.string().min(1), aliases: z.array(z.string()).max(10) })
-  .strict()
-  .meta({ id: "AliasesRequest", description: "The tracked URL's older addresses (at most 10): their counts are added to its own" });
-
-export const aliasesAnswerSchema = z.object({ url: z.string(), aliases: z.array(z.string()) }).meta({ id: "Aliases" });
-
-export const trackedUrlAnswerSchema = trackedItemSchema
-  .extend({
-    aliases: z.array(z.string()),
-    count_variants: z.boolean().meta({ description: "The account counts the http/https × www forms (a dashboard setting)" }),
-    forms: z.array(
-      z.object({
-        url: z.string(),
-        kind: z.enum(["url", "variant", "alias"]),
-        observed_at: z.iso.datetime().nullable(),
-        networks: networksV2Schema,
-        facebook_counted: z.boolean().meta({ description: "False: an earlier form had the same Facebook engagement in that refresh, so it is counted once" }),
-      }),
-    ),
-  })
-  .meta({ id: "TrackedUrlDetail" });
-
-export const trackedStatusSchema = z
-  .object({
-    tracked: count,
-    limit: count.meta({ description: "The plan's tracked-URL limit" }),
-    due: count.meta({ description: "This account's URLs due for a refresh now" }),
-    oldest_due_at: z.iso.datetime().nullable(),
-    delayed: z.boolean().meta({ description: "Refreshes run late: the upstream budget cannot cover the schedule right now" }),
-  })
-  .meta({ id: "TrackedStatus" });
-
-export const untrackQuerySchema = z.strictObject({ url: urlParam, apikey });
 
 const day = z.iso.date().meta({ description: "YYYY-MM-DD (UTC)" });
 
@@ -279,15 +184,20 @@ export const networkHealthSchema = z
     network: z.enum(NETWORK_IDS),
     name: z.string().meta({ description: "The network's name, for people" }),
     enabled: z.boolean().meta({ description: "This service asks the network (SHARECOUNT_V2_NETWORKS)" }),
-    state: z.enum(["ok", "throttled", "unavailable", "credentials_rejected", "disabled"]).meta({
+    state: z.enum(["ok", "throttled", "unavailable", "credentials_rejected", "budget_exhausted", "disabled"]).meta({
       description:
-        "throttled: the network asked us to slow down, or this service's budget for it is used up, until retry_at; unavailable: its last answer was an error; credentials_rejected: it refused this service's credentials; disabled: not asked",
+        "throttled: the network asked us to slow down, or this service's budget for it is used up, until retry_at; unavailable: its last answer was an error; credentials_rejected: it refused this service's credentials; budget_exhausted: the share of its budget scheduled refreshes of tracked URLs may take is spent until retry_at (live queries still get the rest); disabled: not asked",
     }),
-    retry_at: z.iso.datetime().nullable().meta({ description: "With state throttled: when it is asked again" }),
+    retry_at: z.iso.datetime().nullable().meta({ description: "With state throttled or budget_exhausted: when it is asked again" }),
     last_success_at: z.iso.datetime().nullable(),
     errors_last_hour: count,
     calls_last_hour: count,
-    budget: z.object({ per_hour: count.nullable().meta({ description: "Calls allowed per hour (null: none set)" }), used_last_hour: count }),
+    budget: z.object({
+      per_hour: count.nullable().meta({ description: "Calls allowed per hour (null: none set)" }),
+      used_last_hour: count,
+      refresh_per_hour: count.nullable().meta({ description: "The share of per_hour scheduled refreshes may take (REFRESH_BUDGET_SHARE; null: no budget)" }),
+      refresh_used_last_hour: count.meta({ description: "What refreshes took of it in the last hour (shared fairly between the accounts with due URLs)" }),
+    }),
   })
   .meta({ id: "NetworkHealth" });
 

@@ -59,3 +59,14 @@ export function hostAllowed(host: string, entries: readonly string[]): boolean {
   }
   return false;
 }
+
+/** An account's domain whitelist and whether it is enforced. */
+export interface WhitelistRule {
+  enabled: boolean;
+  domains: readonly string[];
+}
+
+/** Whether a whitelist lets a URL of `host` through: always while it is not enforced (or not known yet: null). */
+export function admits(whitelist: WhitelistRule | null, host: string): boolean {
+  return !whitelist?.enabled || hostAllowed(host, whitelist.domains);
+}

@@ -39,14 +39,16 @@ export async function countBulkUrl(deps: BulkCountDeps, item: QueuedBulkUrl): Pr
   if ((await quota.used(item.accountId, day)) >= plan.dailyQuota) return pause(plan.dailyQuota);
   const networks = await deps.jobNetworks.of(item.jobId);
   if (networks === undefined) return { kind: "gone" };
+  // The account's history of the URL starts before the networks are asked: what this URL observes is its own.
+  const askedAt = clock.now();
   const result = networks === null ? { counts: (await counts.lookup(item.countUrl)).counts } : { networks: networksResult(await counts.lookupNetworks(item.countUrl, networks)) };
   // The plan may have changed while the networks were asked (a raised plan also unpauses the account's
   // jobs): complete against the plan as it is now, or a stale quota would pause the job until midnight.
   const current = await planOf();
   if (!current) return { kind: "gone" };
-  const outcome = await quota.completeBulkUrl(item, { day, dailyQuota: current.dailyQuota }, result, Date.now());
+  const outcome = await quota.completeBulkUrl(item, { day, dailyQuota: current.dailyQuota }, result, clock.now());
   if (outcome === "quota_exhausted") return pause(current.dailyQuota);
-  if (outcome === "completed") await deps.history.noteQueried(item.accountId, [item.countUrl], Date.now());
+  if (outcome === "completed") await deps.history.noteQueried(item.accountId, [item.countUrl], askedAt);
   return { kind: "done" };
 }
 

@@ -5,7 +5,8 @@ import type { StoredCounts } from "../../lib/counts/values.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { apiErrors } from "../http/errors.ts";
 
-const MAX_BULK_ID_LENGTH = 64;
+/** What a bulk id can be (ours are 40 hex digits): anything else is no job, and never reaches the database (PostgreSQL refuses a NUL). */
+const BULK_ID = /^[\w-]{1,64}$/;
 
 export interface JobReading {
   job: BulkJob;
@@ -29,7 +30,7 @@ export async function readJob(
   bulkId: string,
   options: { partial: boolean },
 ): Promise<JobReading> {
-  const job = bulkId.length <= MAX_BULK_ID_LENGTH ? await deps.store.bulk.job(bulkId, account.id) : null;
+  const job = BULK_ID.test(bulkId) ? await deps.store.bulk.job(bulkId, account.id) : null;
   if (!job) throw apiErrors.bulkNotFound();
   const completed = isComplete(job);
   const results = completed || options.partial ? await deps.store.bulk.results(job.id) : [];

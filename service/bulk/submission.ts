@@ -1,4 +1,5 @@
-import { admits, UrlListReader, type AcceptedUrl } from "../../lib/bulk/url-list.ts";
+import { UrlListReader, type AcceptedUrl } from "../../lib/bulk/url-list.ts";
+import { admits } from "../../lib/whitelist/domains.ts";
 import type { AccountContext } from "../../lib/store/accounts.ts";
 
 /**

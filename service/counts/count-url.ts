@@ -1,5 +1,5 @@
-import { hostAllowed } from "../../lib/whitelist/domains.ts";
 import type { AccountContext } from "../../lib/store/accounts.ts";
+import { assertWhitelisted } from "../accounts/whitelist.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { apiErrors } from "../http/errors.ts";
 import type { ApiVersion } from "./count-object.ts";
@@ -25,13 +25,13 @@ export async function paidQuery<T>(
   version: ApiVersion,
   work: () => Promise<T>,
 ): Promise<{ result: T; remaining: number }> {
-  if (account.whitelist.enabled && !hostAllowed(target.host, account.whitelist.domains)) {
-    throw apiErrors.domainNotWhitelisted(target.host);
-  }
+  assertWhitelisted(account, target.host);
   const { day, resetsAt } = deps.clock.today();
   const { dailyQuota } = account.plan;
   const used = await deps.quota.reserve(account.id, day, dailyQuota);
   if (used === null) throw apiErrors.quotaExceeded(version, dailyQuota, resetsAt, deps.clock.timeZone);
+  // Its history starts before the networks are asked: what this query observes is its own.
+  const askedAt = deps.clock.now();
   let result: T;
   try {
     result = await work();
@@ -39,7 +39,7 @@ export async function paidQuery<T>(
     await deps.quota.release(account.id, day);
     throw error;
   }
-  const noting = deps.history.noteQuery(account.id, target.normalized, deps.clock.now());
+  const noting = deps.history.noteQuery(account.id, target.normalized, askedAt);
   if (noting) await noting;
   return { result, remaining: Math.max(0, dailyQuota - used) };
 }

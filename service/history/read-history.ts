@@ -3,6 +3,7 @@ import type { AccountContext } from "../../lib/store/accounts.ts";
 import type { HistoryPoint } from "../../lib/store/history.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { ApiError, apiErrors } from "../http/errors.ts";
+import { assertWhitelisted } from "../accounts/whitelist.ts";
 
 const DAY = 86_400_000;
 const MAX_DAYS = 400;
@@ -30,7 +31,9 @@ export function dailyPoints(points: readonly HistoryPoint[]): HistoryPoint[] {
 
 /**
  * A URL's count history as one account may read it: only for URLs it tracks or has queried (any other is
- * 404, so no account mines what others asked about), hourly or the last point of each day.
+ * 404, so no account mines what others asked about), within its enforced whitelist, and only the points
+ * observed since it first queried or tracked the URL (what others observed before is theirs); hourly or the
+ * last point of each day.
  */
 export async function readHistory(
   deps: Pick<ApiDeps, "store">,
@@ -41,11 +44,31 @@ export async function readHistory(
 ): Promise<{ url: string; points: HistoryPoint[] }> {
   const parsed = parseCountUrl(input);
   if (!parsed.ok) throw apiErrors.invalidUrl(parsed.reason);
-  const { history, tracked } = deps.store;
+  assertWhitelisted(account, parsed.url.hostname);
+  const { history } = deps.store;
   const id = await history.idOf(parsed.normalized);
   if (id === null) throw noHistory();
-  const allowed = (await tracked.get(account.id, id)) !== null || (await history.hasQueried(account.id, id));
-  if (!allowed) throw noHistory();
-  const points = await history.points(id, range.from, range.to);
+  const since = (await accessSince(deps, account.id, [{ urlId: id }])).get(id);
+  if (since === undefined) throw noHistory();
+  const points = await history.points(id, Math.max(range.from, since), range.to);
   return { url: parsed.normalized, points: interval === "day" ? dailyPoints(points) : points };
+}
+
+/**
+ * Since when the account may read each URL's history: when it first queried or tracked it (a URL tracked before
+ * that was recorded: since it was added). URLs it never came to are missing.
+ */
+export async function accessSince(
+  deps: Pick<ApiDeps, "store">,
+  accountId: string,
+  urls: readonly { urlId: number; addedAt?: number }[],
+): Promise<Map<number, number>> {
+  const queried = await deps.store.history.accessSince(accountId, urls.map((url) => url.urlId));
+  const since = new Map<number, number>();
+  for (const { urlId, addedAt } of urls) {
+    const tracked = addedAt ?? (await deps.store.tracked.get(accountId, urlId))?.addedAt;
+    const first = Math.min(queried.get(urlId) ?? Infinity, tracked ?? Infinity);
+    if (first !== Infinity) since.set(urlId, first);
+  }
+  return since;
 }

@@ -9,22 +9,11 @@ import { sendError, toResponse } from "./respond.ts";
 import { domainWhitelistHandler, quotaHandler, statusHandler, usageHandler } from "../routes/account.ts";
 import { retrieveBulkHandler, submitBulkHandler } from "../routes/bulk.ts";
 import { countsHandler } from "../routes/counts.ts";
-import {
-  v2CountsHandler,
-  v2NetworksHandler,
-  v2BulkRetrieveHandler,
-  v2BulkSubmitHandler,
-  v2HistoryCsvHandler,
-  v2HistoryHandler,
-  v2ImportHandler,
-  v2CancelImportHandler,
-  v2AliasesHandler,
-  v2TrackedUrlHandler,
-  v2TrackedStatusHandler,
-  v2TrackedListHandler,
-  v2TrackHandler,
-  v2UntrackHandler,
-} from "../routes/v2.ts";
+import { v2CountsHandler, v2NetworksHandler } from "../routes/v2/counts.ts";
+import { v2BulkRetrieveHandler, v2BulkSubmitHandler } from "../routes/v2/bulk.ts";
+import { v2HistoryCsvHandler, v2HistoryHandler } from "../routes/v2/history.ts";
+import { v2ImportHandler, v2CancelImportHandler } from "../routes/v2/imports.ts";
+import { v2AliasesHandler, v2TrackedUrlHandler, v2TrackedStatusHandler, v2TrackedListHandler, v2TrackHandler, v2UntrackHandler } from "../routes/v2/tracked.ts";
 import { openApiDocument } from "../openapi/document.ts";
 import { sendJson } from "./respond.ts";
 

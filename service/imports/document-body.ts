@@ -38,11 +38,15 @@ async function* prepend(head: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerat
 }
 
 /** Passes the chunks on until more than `maxBytes` have come, then throws `tooLarge()` without reading on. */
-export async function* limited(source: AsyncIterable<Buffer>, maxBytes: number, tooLarge: () => Error): AsyncGenerator<Buffer> {
+export function limited(source: AsyncIterable<Buffer>, maxBytes: number, tooLarge: () => Error): AsyncGenerator<Buffer> {
   let total = 0;
+  return counted(source, (bytes) => (total += bytes) <= maxBytes, tooLarge);
+}
+
+/** Passes the chunks on while `take(chunk.length)` agrees, then throws `over()` without reading on. */
+export async function* counted(source: AsyncIterable<Buffer>, take: (bytes: number) => boolean, over: () => Error): AsyncGenerator<Buffer> {
   for await (const chunk of source) {
-    total += chunk.length;
-    if (total > maxBytes) throw tooLarge();
+    if (!take(chunk.length)) throw over();
     yield chunk;
   }
 }

@@ -1,8 +1,8 @@
 import { STATUS_CODES } from "node:http";
 import { request, type Dispatcher } from "undici";
-import { gunzipped, limited } from "./document-body.ts";
+import { counted, gunzipped, limited } from "./document-body.ts";
 import { createGuardedAgent, HostNotFound, RefusedAddress, type HostLookup } from "./guarded-agent.ts";
-import { documentAt, ImportError, type DocumentKind } from "./import-error.ts";
+import { documentAt, ImportError, ImportStopped, type DocumentKind } from "./import-error.ts";
 import { hostRefusal, type AddressPolicy } from "./public-address.ts";
 import type { SourceLimits } from "./source-limits.ts";
 
@@ -45,6 +45,9 @@ export function createDocumentFetcher(limits: SourceLimits, seams: FetchSeams = 
   const policy: AddressPolicy = { allowPrivateHosts: limits.allowPrivateHosts, alsoPublic: new Set(seams.alsoPublic) };
   const agent = createGuardedAgent({ ...policy, lookup: seams.lookup, connectTimeoutMs: limits.timeoutMs });
   const megabytes = formatMegabytes(limits.maxBytes);
+  /** Bytes of all the documents read so far (after decompression): the import's own bound. */
+  let importBytes = 0;
+  const byteLimit = () => new ImportStopped("byte_limit");
 
   async function read<T>(requested: string, kind: DocumentKind, consume: (document: FetchedDocument) => Promise<T>, signal?: AbortSignal) {
     const timeout = AbortSignal.timeout(limits.timeoutMs);
@@ -79,11 +82,14 @@ export function createDocumentFetcher(limits: SourceLimits, seams: FetchSeams = 
         const encoding = (firstHeader(response.headers["content-encoding"]) ?? "").trim().toLowerCase();
         if (!READABLE_ENCODINGS.has(encoding)) throw new ImportError(`${subject()} is sent with Content-Encoding: ${encoding}, which cannot be read.`);
         if (Number(firstHeader(response.headers["content-length"])) > limits.maxBytes) throw tooLarge();
-        const chunks = limited(gunzipped(limited(body, limits.maxBytes, tooLarge)), limits.maxBytes, tooLarge);
+        const document = limited(gunzipped(limited(body, limits.maxBytes, tooLarge)), limits.maxBytes, tooLarge);
+        const chunks = counted(document, (bytes) => (importBytes += bytes) <= limits.maxImportBytes, byteLimit);
         return await consume({ url: url.href, chunks });
       }
     } catch (error) {
-      if (error instanceof ImportError) throw error;
+      if (error instanceof ImportError || error instanceof ImportStopped) throw error;
+      // The import itself was stopped (its time limit, a cancel, its worker stopping): it says why.
+      if (signal?.aborted && signal.reason instanceof ImportStopped) throw signal.reason;
       if (timeout.aborted) throw new ImportError(`${subject()} did not load within ${formatSeconds(limits.timeoutMs)}.`);
       if (signal?.aborted) throw new ImportError(`Reading the ${kind} at ${requested} was cancelled.`);
       throw new ImportError(`${subject()} ${failure(error)}.`);

@@ -16,3 +16,18 @@ export type DocumentKind = "sitemap" | "feed";
 
 /** How every message names a document: "The sitemap at https://…". */
 export const documentAt = (kind: DocumentKind, url: string) => `The ${kind} at ${url}`;
+
+/**
+ * Why an import stopped reading before the end of what it lists, when that is no failure: what it added stays.
+ * `tracked_limit`: the plan's tracked URLs are all used; `quota`: today's quota is spent; `file_limit`,
+ * `byte_limit`, `url_limit`, `time_limit`: one of an import's bounds (SourceLimits); `cancelled`: by its account;
+ * `shutdown`: its worker is stopping (the import is run again by another).
+ */
+export type StopReason = "tracked_limit" | "quota" | "file_limit" | "byte_limit" | "url_limit" | "time_limit" | "cancelled" | "shutdown";
+
+/** Thrown through the readers to stop an import early (see StopReason). */
+export class ImportStopped extends Error {
+  constructor(readonly reason: StopReason) {
+    super(`import stopped: ${reason}`);
+  }
+}

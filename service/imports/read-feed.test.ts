@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readFeed } from "./read-feed.ts";
+import { collectUrls } from "../../test/support/found-urls.ts";
 import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from "./source-limits.ts";
 import { importError, redirect, startTestServer, urlset, xml, type Route, type TestServer } from "../../test/support/document-server.ts";
 
@@ -14,7 +15,12 @@ const serve = async (routes: Record<string, Route>) => {
   servers.push(server);
   return server;
 };
-const read = (url: string, limits: Partial<SourceLimits> = {}) => readFeed(url, { ...LIMITS, ...limits });
+/** What a feed hands an import: its item URLs in order, and how many were too long. */
+async function read(url: string, limits: Partial<SourceLimits> = {}) {
+  const found = collectUrls();
+  await readFeed(url, { ...LIMITS, ...limits }, found);
+  return { urls: found.urls, tooLong: found.tooLongCount };
+}
 
 const RSS2 = `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">
@@ -68,11 +74,17 @@ const ATOM = `<?xml version="1.0" encoding="utf-8"?>
 </feed>`;
 
 describe("readFeed", () => {
-  it("reads RSS 2.0 item links, falling back to permalink guids", async () => {
+  it("reads RSS 2.0 item links, falling back to permalink guids, in order (repeats too: the import counts them)", async () => {
     const server = await serve({ "/rss.xml": xml(RSS2, { type: "application/rss+xml" }) });
     expect(await read(server.url("/rss.xml"))).toEqual({
-      urls: ["https://blog.example.com/one?a=1&b=2", "https://blog.example.com/two", "https://blog.example.com/three", "https://blog.example.com/four"],
-      truncated: false,
+      urls: [
+        "https://blog.example.com/one?a=1&b=2",
+        "https://blog.example.com/two",
+        "https://blog.example.com/three",
+        "https://blog.example.com/four",
+        "https://blog.example.com/one?a=1&b=2",
+      ],
+      tooLong: 0,
     });
   });
 
@@ -91,9 +103,14 @@ describe("readFeed", () => {
     ]);
   });
 
-  it("stops at maxUrls and says so", async () => {
-    const server = await serve({ "/rss.xml": xml(RSS2) });
-    expect(await read(server.url("/rss.xml"), { maxUrls: 2 })).toEqual({ urls: ["https://blog.example.com/one?a=1&b=2", "https://blog.example.com/two"], truncated: true });
+  it("drops an item link or Atom href over 2,048 characters, counting it", async () => {
+    const long = `https://blog.example.com/${"x".repeat(100_000)}`;
+    const server = await serve({
+      "/rss.xml": xml(`<rss><channel><item><link>${long}</link></item><item><guid>https://blog.example.com/ok</guid></item></channel></rss>`),
+      "/atom.xml": xml(`<feed><entry><link href="${long.slice(0, 60_000)}"/></entry><entry><link href="https://example.com/a"/></entry></feed>`),
+    });
+    expect(await read(server.url("/rss.xml"))).toEqual({ urls: ["https://blog.example.com/ok"], tooLong: 1 });
+    expect(await read(server.url("/atom.xml"))).toEqual({ urls: ["https://example.com/a"], tooLong: 1 });
   });
 
   it("refuses what is not a feed, or not well-formed", async () => {
@@ -111,7 +128,7 @@ describe("readFeed", () => {
     const entities = Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`).join("");
     const bomb = `<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY lol0 "lol">${entities}]><rss><channel><item><link>&lol9;</link></item></channel></rss>`;
     const server = await serve({ "/lol.xml": xml(bomb) });
-    await importError(read(server.url("/lol.xml")), "is not well-formed XML", "undefined entity");
+    await importError(read(server.url("/lol.xml")), "is not well-formed XML", "invalid character entity");
   });
 
   it("refuses deep nesting at once instead of spending time on it", async () => {
@@ -120,7 +137,7 @@ describe("readFeed", () => {
     const started = performance.now();
     await importError(read(server.url("/deep.xml")), `The feed at ${server.url("/deep.xml")} nests elements more than 100 deep`);
     expect(performance.now() - started).toBeLessThan(1_000);
-    expect(await read(server.url("/ok.xml"))).toEqual({ urls: [], truncated: false });
+    expect(await read(server.url("/ok.xml"))).toEqual({ urls: [], tooLong: 0 });
   });
 
   it("is guarded like any fetch", async () => {

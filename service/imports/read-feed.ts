@@ -1,28 +1,25 @@
 import { createDocumentFetcher, type DocumentFetcher } from "./fetch-document.ts";
+import { addUrl, UrlText, type FoundUrls } from "./found-urls.ts";
 import { documentAt, ImportError } from "./import-error.ts";
 import type { SourceLimits } from "./source-limits.ts";
-import { UrlList } from "./url-list.ts";
 import { readXml, type XmlReader } from "./xml-stream.ts";
 
 /**
- * The item URLs of an RSS 2.0, RSS 1.0 (RDF) or Atom feed, de-duplicated in document order, at most
- * `maxUrls` (then `truncated`).
+ * The item URLs of an RSS 2.0, RSS 1.0 (RDF) or Atom feed, in document order, into `found`.
  *
  * - RSS: each `<item>`'s first non-empty `<link>`, else its `<guid>` when that is a permalink
  *   (`isPermaLink` absent or "true", the RSS 2.0 default). Taken as written.
  * - Atom: each `<entry>`'s `<link href>` whose `rel` is absent or "alternate", resolved against `xml:base`
  *   and the feed's URL (after redirects).
  */
-export async function readFeed(url: string, limits: SourceLimits, signal?: AbortSignal): Promise<{ urls: string[]; truncated: boolean }> {
-  return readFeedWith(createDocumentFetcher(limits), url, limits, signal);
+export async function readFeed(url: string, limits: SourceLimits, found: FoundUrls, signal?: AbortSignal): Promise<void> {
+  return readFeedWith(createDocumentFetcher(limits), url, found, signal);
 }
 
 /** readFeed on a given fetcher (tests pass one with seams); closes it. */
-export async function readFeedWith(fetcher: DocumentFetcher, url: string, limits: SourceLimits, signal?: AbortSignal) {
-  const found = new UrlList(limits.maxUrls);
+export async function readFeedWith(fetcher: DocumentFetcher, url: string, found: FoundUrls, signal?: AbortSignal): Promise<void> {
   try {
     await fetcher.read(url, "feed", (document) => readXml(document.chunks, feedReader(found, url, document.url), documentAt("feed", url)), signal);
-    return { urls: found.urls, truncated: found.truncated };
   } finally {
     await fetcher.close();
   }
@@ -34,14 +31,14 @@ const ROOTS: Record<string, Format> = { rss: "rss", RDF: "rdf", feed: "atom" };
 const ITEM_PATHS: Record<Format, readonly string[]> = { rss: ["rss", "channel", "item"], rdf: ["RDF", "item"], atom: ["feed", "entry"] };
 const ALTERNATE = new Set(["alternate", "http://www.iana.org/assignments/relation/alternate"]);
 
-function feedReader(found: UrlList, requested: string, documentUrl: string): XmlReader {
+function feedReader(found: FoundUrls, requested: string, documentUrl: string): XmlReader {
   let format: Format | undefined;
   let itemPath: readonly string[] = [];
   /** The base URL in force at each open element (Atom's xml:base). */
   const bases: string[] = [];
   /** The RSS item being read: its link and permalink guid so far, and the text of the one open. */
-  let item: { link?: string; guid?: string } | undefined;
-  let capture: { into: "link" | "guid"; text: string } | undefined;
+  let item: { link?: UrlText; guid?: UrlText } | undefined;
+  let capture: { into: "link" | "guid"; text: UrlText } | undefined;
 
   /** Whether the first `depth` names of `path` (all of it by default) are the item's path: no copies of `path`. */
   const inItem = (path: readonly string[], depth = path.length) => depth === itemPath.length && itemPath.every((name, i) => path[i] === name);
@@ -56,31 +53,30 @@ function feedReader(found: UrlList, requested: string, documentUrl: string): Xml
         itemPath = ITEM_PATHS[format];
       } else if (format === "atom") {
         if (name === "link" && inItem(path, path.length - 1) && attributes.href && ALTERNATE.has((attributes.rel ?? "alternate").trim())) {
-          found.add(resolvedOr(attributes.href.trim(), bases.at(-1)!, attributes.href));
+          addUrl(found, resolvedOr(attributes.href.trim(), bases.at(-1)!, attributes.href));
         }
       } else if (inItem(path)) {
         item = {};
       } else if (item && inItem(path, path.length - 1)) {
-        if (name === "link") capture = { into: "link", text: "" };
-        else if (name === "guid" && (attributes.isPermaLink ?? "true").trim().toLowerCase() === "true") capture = { into: "guid", text: "" };
+        if (name === "link") capture = { into: "link", text: new UrlText() };
+        else if (name === "guid" && (attributes.isPermaLink ?? "true").trim().toLowerCase() === "true") capture = { into: "guid", text: new UrlText() };
       }
     },
     text(text) {
-      if (capture) capture.text += text;
+      capture?.text.append(text);
     },
     close(_name, path) {
       bases.pop();
       if (!item) return;
       if (capture && path.length === itemPath.length + 1) {
-        const text = capture.text.trim();
-        if (text !== "") item[capture.into] ??= text;
+        if (!capture.text.empty) item[capture.into] ??= capture.text;
         capture = undefined;
       } else if (inItem(path)) {
-        found.add(item.link ?? item.guid ?? "");
+        (item.link ?? item.guid)?.deliver(found);
         item = undefined;
       }
     },
-    done: () => found.truncated,
+    afterChunk: () => found.flush(),
   };
 }
 

@@ -1,7 +1,9 @@
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDocumentFetcher } from "./fetch-document.ts";
+import { ImportStopped } from "./import-error.ts";
 import { readSitemap, readSitemapWith } from "./read-sitemap.ts";
+import { collectUrls } from "../../test/support/found-urls.ts";
 import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from "./source-limits.ts";
 import { importError, redirect, sitemapIndex, startTestServer, urlset, xml, type Route, type TestServer } from "../../test/support/document-server.ts";
 
@@ -16,10 +18,22 @@ const serve = async (routes: Record<string, Route>, host?: string) => {
   servers.push(server);
   return server;
 };
-const read = (url: string, limits: Partial<SourceLimits> = {}) => readSitemap(url, { ...LIMITS, ...limits });
+/** What a sitemap hands an import: its URLs in order, the documents begun, and why reading stopped early. */
+async function read(url: string, limits: Partial<SourceLimits> = {}) {
+  const found = collectUrls();
+  let files = 0;
+  const result = () => ({ urls: found.urls, tooLong: found.tooLongCount, files, stopped: null as string | null });
+  try {
+    await readSitemap(url, { ...LIMITS, ...limits }, found, undefined, (n) => (files = n));
+    return result();
+  } catch (error) {
+    if (error instanceof ImportStopped) return { ...result(), stopped: error.reason };
+    throw error;
+  }
+}
 
 describe("readSitemap", () => {
-  it("reads a urlset: trimmed, entities decoded, each URL once, other <loc>s ignored", async () => {
+  it("reads a urlset: trimmed, entities decoded, in order (repeats too: the import counts them), other <loc>s ignored", async () => {
     const server = await serve({
       "/sitemap.xml": xml(`<?xml version="1.0" encoding="UTF-8"?>
 <sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
@@ -37,9 +51,10 @@ describe("readSitemap", () => {
 </sm:urlset>`),
     });
     expect(await read(server.url("/sitemap.xml"))).toEqual({
-      urls: ["https://example.com/a?x=1&y=2", "https://example.com/b", "https://example.com/été"],
+      urls: ["https://example.com/a?x=1&y=2", "https://example.com/b", "https://example.com/a?x=1&y=2", "https://example.com/été"],
+      tooLong: 0,
       files: 1,
-      truncated: false,
+      stopped: null,
     });
   });
 
@@ -52,9 +67,10 @@ describe("readSitemap", () => {
       "/c.xml": xml(urlset(["https://example.com/4"])),
     });
     expect(await read(server.url("/index.xml"))).toEqual({
-      urls: ["https://example.com/1", "https://example.com/2", "https://example.com/3", "https://example.com/4"],
+      urls: ["https://example.com/1", "https://example.com/2", "https://example.com/3", "https://example.com/1", "https://example.com/4"],
+      tooLong: 0,
       files: 5,
-      truncated: false,
+      stopped: null,
     });
   });
 
@@ -77,34 +93,46 @@ describe("readSitemap", () => {
       "/b.xml": xml(sitemapIndex(["/a.xml"])),
       "/self.xml": xml(sitemapIndex(["/self.xml"])),
     });
-    expect(await read(server.url("/twice.xml"))).toEqual({ urls: ["https://example.com/shared"], files: 4, truncated: false });
+    expect(await read(server.url("/twice.xml"))).toEqual({ urls: ["https://example.com/shared"], tooLong: 0, files: 4, stopped: null });
     expect(server.hits.filter((path) => path === "/shared.xml")).toHaveLength(1);
 
     await importError(read(server.url("/a.xml")), `The sitemap index at ${server.url("/b.xml")} lists ${server.url("/a.xml")}, an index that leads to it: sitemap indexes must not form a loop.`);
     await importError(read(server.url("/self.xml")), `The sitemap index at ${server.url("/self.xml")} lists ${server.url("/self.xml")}`);
   });
 
-  it("reads at most maxFiles files and says the result is truncated", async () => {
+  it("reads at most maxFiles files, then stops the import (file_limit) keeping what it read", async () => {
     const children = Array.from({ length: 10 }, (_, i) => `/part-${i}.xml`);
     const server = await serve({
       "/index.xml": xml(sitemapIndex(children)),
       ...Object.fromEntries(children.map((path, i) => [path, xml(urlset([`https://example.com/${i}`]))])),
     });
     const result = await read(server.url("/index.xml"), { maxFiles: 4 });
-    expect(result).toEqual({ urls: ["https://example.com/0", "https://example.com/1", "https://example.com/2"], files: 4, truncated: true });
+    expect(result).toEqual({ urls: ["https://example.com/0", "https://example.com/1", "https://example.com/2"], tooLong: 0, files: 4, stopped: "file_limit" });
     expect(server.hits).toHaveLength(4);
   });
 
-  it("stops at maxUrls without error, reading no further file", async () => {
+  it("stops the import once its documents passed maxImportBytes in all (byte_limit), each file under its own bound", async () => {
+    const children = Array.from({ length: 5 }, (_, i) => `/part-${i}.xml`);
+    const page = (i: number) => urlset(Array.from({ length: 100 }, (_, j) => `https://example.com/${i}/${j}`));
     const server = await serve({
-      "/index.xml": xml(sitemapIndex(["/one.xml", "/two.xml"])),
-      "/one.xml": xml(urlset(["https://example.com/1", "https://example.com/2", "https://example.com/3"])),
-      "/two.xml": xml(urlset(["https://example.com/4"])),
-      "/exact.xml": xml(urlset(["https://example.com/1", "https://example.com/2"])),
+      "/index.xml": xml(sitemapIndex(children)),
+      ...Object.fromEntries(children.map((path, i) => [path, xml(gzipSync(page(i)), { type: "application/gzip" })])),
     });
-    expect(await read(server.url("/index.xml"), { maxUrls: 2 })).toEqual({ urls: ["https://example.com/1", "https://example.com/2"], files: 2, truncated: true });
-    expect(server.hits).not.toContain("/two.xml");
-    expect(await read(server.url("/exact.xml"), { maxUrls: 2 })).toMatchObject({ truncated: false });
+    const size = Buffer.byteLength(page(0));
+    const result = await read(server.url("/index.xml"), { maxImportBytes: 2 * size + 1000 });
+    expect(result.stopped).toBe("byte_limit");
+    expect(result.urls.length).toBeGreaterThanOrEqual(200);
+    expect(result.urls.length).toBeLessThan(300);
+  });
+
+  it("drops a <loc> over 2,048 characters as it streams, counting it, and reads on", async () => {
+    const long = `https://example.com/${"x".repeat(3 * 1024 * 1024)}`;
+    const server = await serve({
+      "/long.xml": xml(urlset(["https://example.com/before", long, `https://example.com/${"y".repeat(2028)}`, "https://example.com/after"])),
+    });
+    const result = await read(server.url("/long.xml"));
+    expect(result.urls).toEqual(["https://example.com/before", `https://example.com/${"y".repeat(2028)}`, "https://example.com/after"]);
+    expect(result.tooLong).toBe(1);
   });
 
   it("refuses a file with more than maxUrlsPerFile URLs, naming it", async () => {
@@ -131,7 +159,7 @@ describe("readSitemap", () => {
     const entities = Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`).join("\n");
     const bomb = `<?xml version="1.0"?>\n<!DOCTYPE urlset [\n<!ENTITY lol0 "lol">\n${entities}\n]>\n<urlset><url><loc>https://example.com/&lol9;</loc></url></urlset>`;
     const server = await serve({ "/lol.xml": xml(bomb) });
-    await importError(read(server.url("/lol.xml")), "is not well-formed XML (line 14, column", "undefined entity");
+    await importError(read(server.url("/lol.xml")), "is not well-formed XML (line 14, column", "invalid character entity");
   });
 
   it("passes every listed sitemap through the guard", async () => {
@@ -139,7 +167,7 @@ describe("readSitemap", () => {
     const outside = await serve({ "/index.xml": xml(sitemapIndex([inside.url("/private.xml")])) }, "127.0.0.2");
     const limits = { ...LIMITS, allowPrivateHosts: false };
     await importError(
-      readSitemapWith(createDocumentFetcher(limits, { alsoPublic: ["127.0.0.2"] }), outside.url("/index.xml"), limits),
+      readSitemapWith(createDocumentFetcher(limits, { alsoPublic: ["127.0.0.2"] }), outside.url("/index.xml"), limits, collectUrls()),
       `The sitemap at ${inside.url("/private.xml")} cannot be fetched: 127.0.0.1 is a loopback`,
     );
     expect(inside.hits).toEqual([]);

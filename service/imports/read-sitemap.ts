@@ -1,62 +1,68 @@
 import { createDocumentFetcher, type DocumentFetcher, type FetchedDocument } from "./fetch-document.ts";
-import { documentAt, ImportError } from "./import-error.ts";
+import { UrlText, type FoundUrls } from "./found-urls.ts";
+import { documentAt, ImportError, ImportStopped } from "./import-error.ts";
 import type { SourceLimits } from "./source-limits.ts";
-import { UrlList } from "./url-list.ts";
 import { readXml } from "./xml-stream.ts";
 
 /**
- * The page URLs of a sitemap (https://www.sitemaps.org/protocol.html): a `<urlset>`'s `<url><loc>`s, or, for a
- * `<sitemapindex>`, those of every sitemap it lists, depth first, nested indexes included. `files` counts the
- * documents read, this one included; past `maxFiles` the rest are left unread and `truncated` is true, as it
- * is when more than `maxUrls` distinct URLs were found. A sitemap listed twice is read once; an index listing
- * one of the indexes that lead to it is an error (a loop).
+ * The page URLs of a sitemap (https://www.sitemaps.org/protocol.html) into `found`: a `<urlset>`'s
+ * `<url><loc>`s, or, for a `<sitemapindex>`, those of every sitemap it lists, depth first, nested indexes
+ * included. `files` counts the documents read as they are begun (`onFile`), this one included; one more than
+ * `maxFiles` stops the import (`file_limit`). A sitemap listed twice is read once; an index listing one of the
+ * indexes that lead to it is an error (a loop).
  */
-export async function readSitemap(url: string, limits: SourceLimits, signal?: AbortSignal): Promise<{ urls: string[]; files: number; truncated: boolean }> {
-  return readSitemapWith(createDocumentFetcher(limits), url, limits, signal);
+export async function readSitemap(url: string, limits: SourceLimits, found: FoundUrls, signal?: AbortSignal, onFile?: (files: number) => void): Promise<void> {
+  return readSitemapWith(createDocumentFetcher(limits), url, limits, found, signal, onFile);
 }
 
 /** readSitemap on a given fetcher (tests pass one with seams); closes it. */
-export async function readSitemapWith(fetcher: DocumentFetcher, url: string, limits: SourceLimits, signal?: AbortSignal) {
-  const found = new UrlList(limits.maxUrls);
+export async function readSitemapWith(
+  fetcher: DocumentFetcher,
+  url: string,
+  limits: SourceLimits,
+  found: FoundUrls,
+  signal?: AbortSignal,
+  onFile: (files: number) => void = () => {},
+): Promise<void> {
   const visited = new Set<string>();
   let files = 0;
-  let truncated = false;
 
   const visit = async (fileUrl: string, ancestors: readonly string[]): Promise<void> => {
     files += 1;
+    onFile(files);
     visited.add(withoutFragment(fileUrl));
     const file = await fetcher.read(fileUrl, "sitemap", (document) => readSitemapFile(document, fileUrl, found, limits), signal);
     visited.add(withoutFragment(file.url));
     const lineage = [...ancestors, withoutFragment(fileUrl), withoutFragment(file.url)];
     for (const listed of file.sitemaps) {
-      if (found.truncated) return;
       const child = resolved(listed, file.url, fileUrl);
       if (lineage.includes(child)) {
         throw new ImportError(`The sitemap index at ${fileUrl} lists ${child}, an index that leads to it: sitemap indexes must not form a loop.`);
       }
       if (visited.has(child)) continue;
-      if (files >= limits.maxFiles) {
-        truncated = true;
-        return;
-      }
+      if (files >= limits.maxFiles) throw new ImportStopped("file_limit");
       await visit(child, lineage);
     }
   };
 
   try {
     await visit(url, []);
-    return { urls: found.urls, files, truncated: truncated || found.truncated };
   } finally {
     await fetcher.close();
   }
 }
 
-/** Reads one sitemap file: its URLs go into `found`, the sitemaps an index lists are returned. */
-async function readSitemapFile(document: FetchedDocument, requested: string, found: UrlList, limits: SourceLimits) {
+/**
+ * Reads one sitemap file: its URLs go into `found`, the sitemaps an index lists are returned (at most
+ * maxUrlsPerFile of at most 2,048 characters each: an index's list is bounded too).
+ */
+async function readSitemapFile(document: FetchedDocument, requested: string, found: FoundUrls, limits: SourceLimits) {
   const sitemaps: string[] = [];
   let root: "urlset" | "sitemapindex" | undefined;
-  let loc: string | null = null;
+  let loc: UrlText | null = null;
   let locs = 0;
+  /** An index's entries are kept (they are read next): the same rule as page URLs, into this list. */
+  const listed: FoundUrls = { add: (url) => void sitemaps.push(url), tooLong: () => {}, flush: async () => {} };
   await readXml(
     document.chunks,
     {
@@ -67,11 +73,11 @@ async function readSitemapFile(document: FetchedDocument, requested: string, fou
           }
           root = name;
         } else if (path.length === 3 && name === "loc" && path[1] === (root === "urlset" ? "url" : "sitemap")) {
-          loc = "";
+          loc = new UrlText();
         }
       },
       text(text) {
-        if (loc !== null) loc += text;
+        loc?.append(text);
       },
       close(_name, path) {
         if (loc === null || path.length !== 3) return;
@@ -83,11 +89,10 @@ async function readSitemapFile(document: FetchedDocument, requested: string, fou
               : `The sitemap index at ${requested} lists more than ${limits.maxUrlsPerFile.toLocaleString("en-US")} sitemaps, the most one index may hold.`,
           );
         }
-        if (root === "urlset") found.add(loc);
-        else if (loc.trim() !== "") sitemaps.push(loc.trim());
+        loc.deliver(root === "urlset" ? found : listed);
         loc = null;
       },
-      done: () => found.truncated,
+      afterChunk: () => found.flush(),
     },
     documentAt("sitemap", requested),
   );

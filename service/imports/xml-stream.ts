@@ -1,67 +1,101 @@
-import { SaxesParser } from "saxes";
+import sax from "sax";
 import { ImportError } from "./import-error.ts";
 
 /** What a sitemap or feed reader is told as the parser walks the document. */
 export interface XmlReader {
   /** An element opened. `path` holds the local names of it and its ancestors, root first. */
   open(name: string, attributes: Readonly<Record<string, string>>, path: readonly string[]): void;
-  /** Character data (text or CDATA, entities decoded) inside the innermost open element. */
+  /**
+   * Character data (text or CDATA, entities decoded) inside the innermost open element, in pieces of at most
+   * twice MAX_XML_BUFFER characters: a long text node arrives in several calls and is never held whole.
+   */
   text(text: string): void;
   /** An element closed; `path` still ends with it. */
   close(name: string, path: readonly string[]): void;
-  /** True once nothing more is wanted: the rest of the document is not read. */
-  done(): boolean;
+  /** Awaited after each chunk of the document is parsed: the reader hands on what it found. */
+  afterChunk(): Promise<void>;
 }
 
 /** Far deeper than any sitemap or feed: deeper nesting is an attack on the readers, not a document. */
 const MAX_DEPTH = 100;
 
+/**
+ * sax's bound on each of its buffers (its MAX_BUFFER_LENGTH default): text and CDATA past it are handed on in
+ * pieces; a comment, tag name, attribute value or DOCTYPE past it is an error. sax checks after a write once
+ * this many characters came since its last check, so with writes no longer than this no buffer passes twice it.
+ */
+export const MAX_XML_BUFFER = 64 * 1024;
+
 /** Readers match local names: `<sm:loc>`, `<rdf:RDF>` and `<loc>` are all read alike, whatever the namespace. */
 const localName = (qualified: string) => qualified.slice(qualified.indexOf(":") + 1);
 
+/** Options sax takes beyond what its types list: only XML's five entities, never HTML's or a DOCTYPE's. */
+const OPTIONS = { xmlns: false, position: true, strictEntities: true } as sax.SAXOptions;
+
 /**
- * Streams a document through saxes into `reader`. Namespace checking is off so that a feed using an undeclared
- * prefix (common) still reads; everything else of well-formedness is checked. saxes knows only the five XML
- * entities and character references: a DOCTYPE's entity definitions are never expanded (a reference to one is
- * an "undefined entity" error) and nothing external is fetched.
+ * Streams a document through sax (strict: well-formedness is checked) into `reader`. Namespaces are not
+ * checked, so a feed using an undeclared prefix (common) still reads. Entities a DOCTYPE defines are never
+ * expanded (a reference to one is an error) and nothing external is fetched. Memory stays bounded whatever the
+ * document: every buffer is held to MAX_XML_BUFFER characters.
  *
  * `subject` begins the messages: "The sitemap at https://…".
  */
 export async function readXml(chunks: AsyncIterable<Buffer>, reader: XmlReader, subject: string): Promise<void> {
-  const parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
+  const parser = sax.parser(true, OPTIONS);
   const path: string[] = [];
-  parser.on("error", (error) => {
+  parser.onerror = (error) => {
     throw notWellFormed(subject, error.message);
-  });
-  parser.on("opentag", (tag) => {
+  };
+  parser.onopentag = (tag) => {
     if (path.length >= MAX_DEPTH) throw new ImportError(`${subject} nests elements more than ${MAX_DEPTH} deep; sitemaps and feeds need a handful.`);
     path.push(localName(tag.name));
-    reader.open(path.at(-1)!, tag.attributes, path);
-  });
-  parser.on("text", (text) => reader.text(text));
-  parser.on("cdata", (text) => reader.text(text));
-  parser.on("closetag", () => {
+    reader.open(path.at(-1)!, tag.attributes as Record<string, string>, path);
+  };
+  parser.ontext = (text) => reader.text(text);
+  parser.oncdata = (text) => reader.text(text);
+  parser.onclosetag = () => {
     reader.close(path.at(-1)!, path);
     path.pop();
-  });
+  };
 
   let empty = true;
   for await (const text of decoded(chunks, subject)) {
     empty &&= text === "";
-    parser.write(text);
-    if (reader.done()) return;
-    // A chunk already received is parsed without waiting for I/O: let other requests in between chunks.
+    for (let at = 0; at < text.length; at += MAX_XML_BUFFER) parser.write(text.slice(at, at + MAX_XML_BUFFER));
+    // Also lets other requests in between chunks: one already received is parsed without waiting for I/O.
+    await reader.afterChunk();
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (empty) throw new ImportError(`${subject} is empty.`);
   parser.close();
 }
 
-/** saxes says "3:7: unclosed tag: urlset"; users read "line 3, column 7: unclosed tag: urlset". */
+/** What sax calls each of its buffers, in a user's words. */
+const BUFFERS: Record<string, string> = {
+  comment: "a comment",
+  attribValue: "an attribute value",
+  attribName: "an attribute name",
+  tagName: "an element name",
+  doctype: "a DOCTYPE",
+  sgmlDecl: "a declaration",
+  procInstName: "a processing instruction",
+  procInstBody: "a processing instruction",
+  entity: "an entity reference",
+};
+
+/** sax says "Unexpected close tag\nLine: 2\nColumn: 14\nChar: >" (line from 0); users read "line 3, column 14: unexpected close tag". */
 function notWellFormed(subject: string, message: string): ImportError {
-  const positioned = /^(\d+):(\d+): (.*?)\.?$/s.exec(message);
-  const detail = positioned ? `line ${positioned[1]}, column ${positioned[2]}: ${positioned[3]}` : message.replace(/\.$/, "");
-  return new ImportError(`${subject} is not well-formed XML (${detail}).`);
+  const [what = message, ...rest] = message.split("\n");
+  const over = /^Max buffer length exceeded: (\w+)$/.exec(what);
+  if (over) {
+    const name = BUFFERS[over[1]!] ?? "a part";
+    return new ImportError(`${subject} has ${name} longer than ${MAX_XML_BUFFER.toLocaleString("en-US")} characters; sitemaps and feeds have none so long.`);
+  }
+  const line = /^Line: (\d+)$/.exec(rest.find((l) => l.startsWith("Line:")) ?? "")?.[1];
+  const column = /^Column: (\d+)$/.exec(rest.find((l) => l.startsWith("Column:")) ?? "")?.[1];
+  const detail = what.charAt(0).toLowerCase() + what.slice(1).replace(/\.$/, "");
+  const where = line !== undefined && column !== undefined ? `line ${Number(line) + 1}, column ${column}: ` : "";
+  return new ImportError(`${subject} is not well-formed XML (${where}${detail}).`);
 }
 
 /** How far into the document its XML declaration (and so its encoding) is looked for. */
@@ -70,7 +104,7 @@ const DECLARATION_WINDOW = 1024;
 /**
  * Bytes to text in the document's encoding: a byte-order mark, else the XML declaration's `encoding`, else
  * UTF-8. Bytes invalid in it become U+FFFD rather than an error: a stray Latin-1 byte in a title is common and
- * harmless to the URLs.
+ * harmless to the URLs. A byte-order mark is left out of the text.
  */
 async function* decoded(chunks: AsyncIterable<Buffer>, subject: string): AsyncGenerator<string> {
   let decoder: TextDecoder | undefined;

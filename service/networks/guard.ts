@@ -50,13 +50,16 @@ export interface NetworkHealth {
    * `retryAt`); `unavailable`: the last answer was a failure; `credentials_rejected`: the network refused
    * our credentials.
    */
-  state: "ok" | "throttled" | "unavailable" | "credentials_rejected";
+  state: "ok" | "throttled" | "unavailable" | "credentials_rejected" | "budget_exhausted";
   retryAt: number | null;
   lastSuccessAt: number | null;
   errorsLastHour: number;
   callsLastHour: number;
   /** Calls allowed per hour (null: no budget); the calls of the last hour count against it. */
   budgetPerHour: number | null;
+  /** The share of it scheduled refreshes may take (null: no budget), and what they took in the last hour. */
+  refreshPerHour: number | null;
+  refreshUsedLastHour: number;
 }
 
 /** Who a call is for: a user's query (live), or a scheduled refresh, which only gets its share of the budget. */
@@ -176,22 +179,34 @@ export class NetworkGuard {
   /** The network's state now, its last hour of calls, and its budget. */
   async health(): Promise<NetworkHealth> {
     const now = this.now();
-    const [backoff, activity, budgetResetsAt] = await Promise.all([this.backoff.read(now), this.activity.read(now), this.budgetResetsAt(now)]);
+    const [backoff, activity, budgetResetsAt, refresh] = await Promise.all([
+      this.backoff.read(now),
+      this.activity.read(now),
+      this.budgetResetsAt(now),
+      this.refresh ? this.refresh.get("refresh") : null,
+    ]);
     const throttledUntil = backoff.throttledUntil ?? budgetResetsAt;
+    // A refused call counts in the limiter too: what refreshes took is at most the share.
+    const refreshUsed = Math.min(refresh?.consumedPoints ?? 0, this.refreshPoints);
+    const refreshSpent = this.refresh !== null && refreshUsed >= this.refreshPoints;
     const state = backoff.credentialsRejected
       ? "credentials_rejected"
       : throttledUntil !== null
         ? "throttled"
         : activity.lastErrorAt !== null && activity.lastErrorAt > (activity.lastSuccessAt ?? 0)
           ? "unavailable"
-          : "ok";
+          : refreshSpent
+            ? "budget_exhausted"
+            : "ok";
     return {
       state,
-      retryAt: state === "throttled" ? throttledUntil : null,
+      retryAt: state === "throttled" ? throttledUntil : state === "budget_exhausted" ? now + (refresh?.msBeforeNext ?? 0) : null,
       lastSuccessAt: activity.lastSuccessAt,
       errorsLastHour: activity.errorsLastHour,
       callsLastHour: activity.callsLastHour,
       budgetPerHour: this.budgetPerHour,
+      refreshPerHour: Number.isFinite(this.refreshPoints) ? this.refreshPoints : null,
+      refreshUsedLastHour: refreshUsed,
     };
   }
 

@@ -6,12 +6,12 @@ export interface NetworkHealthEntry {
   network: NetworkId;
   name: string;
   enabled: boolean;
-  state: "ok" | "throttled" | "unavailable" | "credentials_rejected" | "disabled";
+  state: "ok" | "throttled" | "unavailable" | "credentials_rejected" | "budget_exhausted" | "disabled";
   retry_at: string | null;
   last_success_at: string | null;
   errors_last_hour: number;
   calls_last_hour: number;
-  budget: { per_hour: number | null; used_last_hour: number };
+  budget: { per_hour: number | null; used_last_hour: number; refresh_per_hour: number | null; refresh_used_last_hour: number };
 }
 
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
@@ -27,7 +27,8 @@ export function networkHealthReport(guards: { [I in NetworkId]?: NetworkGuard })
         const guard = guards[network];
         const entry = { network, name: NETWORK_LABELS[network] };
         if (!guard) {
-          return { ...entry, enabled: false, state: "disabled", retry_at: null, last_success_at: null, errors_last_hour: 0, calls_last_hour: 0, budget: { per_hour: null, used_last_hour: 0 } };
+          const budget = { per_hour: null, used_last_hour: 0, refresh_per_hour: null, refresh_used_last_hour: 0 };
+          return { ...entry, enabled: false, state: "disabled", retry_at: null, last_success_at: null, errors_last_hour: 0, calls_last_hour: 0, budget };
         }
         const health = await guard.health();
         return {
@@ -38,8 +39,36 @@ export function networkHealthReport(guards: { [I in NetworkId]?: NetworkGuard })
           last_success_at: iso(health.lastSuccessAt),
           errors_last_hour: health.errorsLastHour,
           calls_last_hour: health.callsLastHour,
-          budget: { per_hour: health.budgetPerHour, used_last_hour: health.callsLastHour },
+          budget: {
+            per_hour: health.budgetPerHour,
+            used_last_hour: health.callsLastHour,
+            refresh_per_hour: health.refreshPerHour,
+            refresh_used_last_hour: health.refreshUsedLastHour,
+          },
         };
       }),
     );
+}
+
+/** Why a network has no value to show now, as API v2's network objects say it. */
+export interface Unavailability {
+  reason: "budget" | "throttled" | "upstream_error" | "credentials_rejected" | "not_configured";
+  retry_at: string | null;
+}
+
+const REASONS: Record<Exclude<NetworkHealthEntry["state"], "ok">, Unavailability["reason"]> = {
+  budget_exhausted: "budget",
+  throttled: "throttled",
+  unavailable: "upstream_error",
+  credentials_rejected: "credentials_rejected",
+  disabled: "not_configured",
+};
+
+/** Each network that is not `ok` now, with why and (where known) when it is tried again. */
+export function unavailability(entries: readonly NetworkHealthEntry[]): Map<NetworkId, Unavailability> {
+  const reasons = new Map<NetworkId, Unavailability>();
+  for (const entry of entries) {
+    if (entry.state !== "ok") reasons.set(entry.network, { reason: REASONS[entry.state], retry_at: entry.retry_at });
+  }
+  return reasons;
 }

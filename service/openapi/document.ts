@@ -1,28 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import {
-  countsAnswerSchema,
-  networksAnswerSchema,
-  bulkAnswerSchema,
-  bulkBodySchema,
-  bulkQuerySchema,
-  bulkSubmittedSchema,
-  countsQuerySchema,
-  errorSchema,
-  historyAnswerSchema,
-  importAnswerSchema,
-  importQueuedSchema,
-  historyQuerySchema,
-  trackAnswerSchema,
-  trackBodySchema,
-  trackedListAnswerSchema,
-  trackedListQuerySchema,
-  untrackQuerySchema,
-  aliasesBodySchema,
-  aliasesAnswerSchema,
-  trackedUrlAnswerSchema,
-  trackedStatusSchema,
-} from "../../lib/v2/schemas.ts";
+import { countsAnswerSchema, networksAnswerSchema, bulkAnswerSchema, bulkBodySchema, bulkQuerySchema, bulkSubmittedSchema, countsQuerySchema, errorSchema, historyAnswerSchema, historyQuerySchema } from "../../lib/v2/schemas.ts";
+import { importAnswerSchema, importQueuedSchema, trackAnswerSchema, trackBodySchema, trackedListAnswerSchema, trackedListQuerySchema, untrackQuerySchema, aliasesBodySchema, aliasesAnswerSchema, trackedUrlAnswerSchema, trackedStatusSchema } from "../../lib/v2/tracked-schemas.ts";
 import {
   bulkResultSchema,
   bulkSubmitAnswerSchema,

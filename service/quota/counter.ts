@@ -10,8 +10,15 @@ export interface QuotaCounter {
   reserve(accountId: string, day: string, dailyQuota: number): Promise<number | null>;
   /** Queries counted on `day` so far. */
   used(accountId: string, day: string): Promise<number>;
+  /**
+   * Counts as many of `wanted` queries as are left today, but none unless at least `minimum` are (`minimum =
+   * wanted`: all or none): how many were counted. For what pays per item (a URL newly tracked).
+   */
+  reserveUpTo(accountId: string, day: string, dailyQuota: number, wanted: number, minimum: number): Promise<number>;
   /** Gives back a reserved query that was not answered. */
   release(accountId: string, day: string): Promise<void>;
+  /** Gives back `count` reserved queries that bought nothing. */
+  releaseMany(accountId: string, day: string, count: number): Promise<void>;
   /** Counts a bulk URL and stores its answer: each URL is answered and counted once (see BulkStore.complete). */
   completeBulkUrl(item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, result: BulkUrlResult, now: number): Promise<BulkCompletion>;
 }
@@ -21,7 +28,9 @@ export function storeQuotaCounter(usage: UsageStore, bulk: BulkStore): QuotaCoun
   return {
     reserve: (accountId, day, dailyQuota) => usage.reserve(accountId, day, dailyQuota),
     used: (accountId, day) => usage.queriesOn(accountId, day),
+    reserveUpTo: (accountId, day, dailyQuota, wanted, minimum) => usage.reserveUpTo(accountId, day, dailyQuota, wanted, minimum),
     release: (accountId, day) => usage.release(accountId, day),
+    releaseMany: (accountId, day, count) => usage.releaseMany(accountId, day, count),
     completeBulkUrl: (item, quota, result, now) => bulk.complete(item, quota, result, now),
   };
 }

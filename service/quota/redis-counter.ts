@@ -15,15 +15,15 @@ const IDLE = -3;
 
 const NOW_MS = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
-// KEYS[1] counter; ARGV[1] daily quota, ARGV[2] idle ms, ARGV[3] queries wanted. Returns {count, granted}
-// (granted may be fewer than wanted, or none, near the quota), or {-2 or -3, 0}.
+// KEYS[1] counter; ARGV[1] daily quota, ARGV[2] idle ms, ARGV[3] queries wanted, ARGV[4] the fewest worth
+// taking. Returns {count, granted} (granted may be fewer than wanted, or none, near the quota), or {-2 or -3, 0}.
 const RESERVE = `
 ${NOW_MS}
 local n = redis.call('HGET', KEYS[1], 'n')
 if not n then return {${NOT_SEEDED}, 0} end
 if now - tonumber(redis.call('HGET', KEYS[1], 'at')) > tonumber(ARGV[2]) then return {${IDLE}, 0} end
 local granted = math.min(tonumber(ARGV[3]), tonumber(ARGV[1]) - tonumber(n))
-if granted <= 0 then return {tonumber(n), 0} end
+if granted <= 0 or granted < tonumber(ARGV[4]) then return {tonumber(n), 0} end
 redis.call('HSET', KEYS[1], 'at', now)
 return {redis.call('HINCRBY', KEYS[1], 'n', granted), granted}`;
 
@@ -37,9 +37,10 @@ redis.call('HSET', KEYS[1], 'n', ARGV[1], 'at', now)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
+// KEYS[1] counter; ARGV[1] queries given back.
 const RELEASE = `
 local n = tonumber(redis.call('HGET', KEYS[1], 'n') or '0')
-if n > 0 then return redis.call('HINCRBY', KEYS[1], 'n', -1) end
+if n > 0 then return redis.call('HINCRBY', KEYS[1], 'n', -math.min(n, tonumber(ARGV[1]))) end
 return 0`;
 
 const RAISE = `
@@ -53,9 +54,9 @@ const COUNTER_TTL_MS = 2 * 24 * 3600_000;
 const DEFAULT_IDLE_MS = 60_000;
 
 interface QuotaScripts {
-  quotaReserve(key: string, dailyQuota: number, idleMs: number, wanted: number): Promise<[number, number]>;
+  quotaReserve(key: string, dailyQuota: number, idleMs: number, wanted: number, minimum: number): Promise<[number, number]>;
   quotaResync(key: string, recorded: number, ttlMs: number, idleMs: number): Promise<number>;
-  quotaRelease(key: string): Promise<number>;
+  quotaRelease(key: string, count: number): Promise<number>;
   quotaRaise(key: string, atLeast: number): Promise<number>;
 }
 
@@ -120,7 +121,7 @@ export class RedisQuotaCounter implements QuotaCounter {
     try {
       return await this.record({ accountId, day, dailyQuota, used });
     } catch (error) {
-      await this.scripts.quotaRelease(this.key(accountId, day)).catch(() => {});
+      await this.scripts.quotaRelease(this.key(accountId, day), 1).catch(() => {});
       throw error;
     }
   }
@@ -131,8 +132,32 @@ export class RedisQuotaCounter implements QuotaCounter {
   }
 
   async release(accountId: string, day: string): Promise<void> {
-    await this.usage.release(accountId, day);
-    await this.scripts.quotaRelease(this.key(accountId, day));
+    await this.releaseMany(accountId, day, 1);
+  }
+
+  /** Counted in Redis (all processes agree on what is left), then added to the database row before it is used. */
+  async reserveUpTo(accountId: string, day: string, dailyQuota: number, wanted: number, minimum: number): Promise<number> {
+    const [, granted] = await this.reserveMany({ accountId, day, dailyQuota }, wanted, minimum);
+    if (granted === 0) return 0;
+    const key = this.key(accountId, day);
+    let recorded: (number | null)[];
+    try {
+      recorded = await this.usage.reserveMany([{ accountId, day, queries: granted, dailyQuota }]);
+    } catch (error) {
+      await this.scripts.quotaRelease(key, granted).catch(() => {});
+      throw error;
+    }
+    if (recorded[0] !== null) return granted;
+    // The row is ahead of a Redis that lost counts: give these back and bring Redis up to the row.
+    await this.scripts.quotaRelease(key, granted);
+    await this.scripts.quotaRaise(key, await this.usage.queriesOn(accountId, day));
+    return 0;
+  }
+
+  async releaseMany(accountId: string, day: string, count: number): Promise<void> {
+    if (count <= 0) return;
+    await this.usage.releaseMany(accountId, day, count);
+    await this.scripts.quotaRelease(this.key(accountId, day), count);
   }
 
   async completeBulkUrl(
@@ -147,12 +172,12 @@ export class RedisQuotaCounter implements QuotaCounter {
     try {
       outcome = await this.bulk.complete(item, quota, result, now);
     } catch (error) {
-      await this.scripts.quotaRelease(key).catch(() => {});
+      await this.scripts.quotaRelease(key, 1).catch(() => {});
       throw error;
     }
     // Another worker answered it first (a stalled URL taken over), or the row was ahead of a Redis that
     // lost counts: this reservation paid for nothing.
-    if (outcome !== "completed") await this.scripts.quotaRelease(key);
+    if (outcome !== "completed") await this.scripts.quotaRelease(key, 1);
     return outcome;
   }
 
@@ -193,10 +218,10 @@ export class RedisQuotaCounter implements QuotaCounter {
     return results;
   }
 
-  private async reserveMany({ accountId, day, dailyQuota }: Wanted, wanted: number): Promise<[number, number]> {
+  private async reserveMany({ accountId, day, dailyQuota }: Wanted, wanted: number, minimum = 1): Promise<[number, number]> {
     const key = this.key(accountId, day);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const [count, granted] = await this.scripts.quotaReserve(key, dailyQuota, this.idleMs, wanted);
+      const [count, granted] = await this.scripts.quotaReserve(key, dailyQuota, this.idleMs, wanted, minimum);
       if (count !== NOT_SEEDED && count !== IDLE) return [count, granted];
       // Whichever process resyncs first wins; for the others the counter is no longer missing or idle.
       const recorded = await this.usage.queriesOn(accountId, day);

@@ -43,25 +43,30 @@ export async function refreshUrl(deps: RefreshDeps, due: DueRefresh, token: stri
   const summaries = await Promise.all(
     trackers.map(async (tracker) => ({
       accountId: tracker.accountId,
-      summary: await summarize(deps.history, formsOf(due.url, tracker), tracker.networks, now, ids, refreshedAt),
+      summary: await summarize(deps.history, formsOf(due.url, tracker), tracker, now, ids, refreshedAt),
     })),
   );
   const next = nextRefreshAt(deps.cadence, due.firstTrackedAt, refreshedAt);
   return (await deps.tracked.completeRefresh(due, token, refreshedAt, next, summaries)) ? "refreshed" : "lost";
 }
 
-/** The account's combined counts (every network), and its total and changes over the networks it shows. */
+/**
+ * The account's combined counts (every network), and its total and changes over the networks it shows; a change
+ * compares only points observed since the account came to the URL (another's earlier points are not its own).
+ */
 async function summarize(
   history: HistoryStore,
   forms: string[],
-  networks: Tracker["networks"],
+  { networks, since }: Pick<Tracker, "networks" | "since">,
   now: Map<string, ObservedValues>,
   ids: Map<string, number>,
   at: number,
 ): Promise<TrackedSummary> {
   const latest = combine(forms.map((form) => now.get(form)!));
   const changeSince = async (ago: number) => {
-    const then = await Promise.all(forms.map((form) => history.pointAtOrBefore(ids.get(form)!, at - ago)));
+    const then = (await Promise.all(forms.map((form) => history.pointAtOrBefore(ids.get(form)!, at - ago)))).map((point) =>
+      point && point.at >= since ? point : null,
+    );
     // Only forms observed back then take part: a form first seen since would count as all change.
     const both = forms.flatMap((form, i) => (then[i] ? [{ then: then[i].values, now: now.get(form)! }] : []));
     if (both.length === 0) return null;

@@ -6,6 +6,8 @@ import { hourOf } from "../../lib/history/observed.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { ApiError, apiErrors } from "../http/errors.ts";
 import { trackedUrlId, trackedUrlNotFound } from "./track-urls.ts";
+import { accessSince } from "../history/read-history.ts";
+import { assertWhitelisted } from "../accounts/whitelist.ts";
 
 export const MAX_ALIASES = 10;
 
@@ -34,10 +36,13 @@ export async function trackedUrlDetail(deps: Pick<ApiDeps, "store" | "clock">, a
   if (!row || !me) throw trackedUrlNotFound();
   const variants = new Set(variantsOf(row.url));
   const forms = formsOf(row.url, me);
+  // What others observed of its forms before this account came to the URL is not shown.
+  const since = (await accessSince(deps, account.id, [row])).get(id) ?? row.addedAt;
   const latest = await Promise.all(
     forms.map(async (form) => {
       const formId = await history.idOf(form);
-      return formId === null ? null : history.pointAtOrBefore(formId, now);
+      const point = formId === null ? null : await history.pointAtOrBefore(formId, now);
+      return point && point.at >= since ? point : null;
     }),
   );
   // One refresh asks every form within the same hour: that is what "the same refresh" means here.
@@ -67,6 +72,7 @@ export async function setAliases(deps: Pick<ApiDeps, "store" | "clock">, account
   for (const alias of aliases) {
     const parsed = parseCountUrl(alias);
     if (!parsed.ok) throw apiErrors.invalidUrl(`alias ${JSON.stringify(alias)}: ${parsed.reason}`);
+    assertWhitelisted(account, parsed.url.hostname);
     if (parsed.normalized !== own) normalized.add(parsed.normalized);
   }
   if (normalized.size > MAX_ALIASES) {

@@ -4,30 +4,34 @@ import { engagementOf, type ObservedValues } from "../../lib/history/observed.ts
 import { combine } from "../../lib/history/variants.ts";
 import type { NetworksLookup } from "../counts/count-service.ts";
 import type { NetworksResult } from "../../lib/store/bulk.ts";
-import { networksV2Schema } from "../../lib/v2/schemas.ts";
+import { numberFieldsOf } from "../../lib/v2/schemas.ts";
+import type { Unavailability } from "../networks/health.ts";
 
 /** v2 network objects: each network's values with a status, never a 0 for what was not reported. */
 
 type Status = { status: "ok" } | { status: "stale"; age_seconds: number } | { status: "unavailable" };
 
 /** Each network's fields, all null: what an unavailable network answers (the fields of its v2 schema). */
-const NOT_REPORTED = Object.fromEntries(
-  NETWORK_IDS.map((id) => {
-    const fields = Object.keys(networksV2Schema.shape[id].unwrap().shape).filter((field) => field !== "status" && field !== "age_seconds");
-    return [id, Object.fromEntries(fields.map((field) => [field, null]))];
-  }),
-) as Record<NetworkId, object>;
+const NOT_REPORTED = Object.fromEntries(NETWORK_IDS.map((id) => [id, Object.fromEntries(numberFieldsOf(id).map((field) => [field, null]))])) as Record<
+  NetworkId,
+  object
+>;
 
-/** Each network's number fields, as v2 objects and CSV columns name them. */
-export const fieldsOf = (id: NetworkId): string[] => Object.keys(NOT_REPORTED[id]);
 
-/** `statusOf(network)`: ok or stale when a value is known; unavailable otherwise. */
-export function networkObjects(values: ObservedValues, statusOf: (network: NetworkId) => Status, wanted: readonly NetworkId[] = NETWORK_IDS) {
+/** `statusOf(network)`: ok or stale when a value is known; unavailable otherwise, with why where `why` knows. */
+export function networkObjects(
+  values: ObservedValues,
+  statusOf: (network: NetworkId) => Status,
+  wanted: readonly NetworkId[] = NETWORK_IDS,
+  why: ReadonlyMap<NetworkId, Unavailability> = new Map(),
+) {
   const networks: Partial<Record<NetworkId, object>> = {};
   for (const id of wanted) {
     const value = values[keyOf(id)];
     networks[id] =
-      value === undefined ? { status: "unavailable", ...NOT_REPORTED[id] } : { ...statusOf(id), ...(typeof value === "number" ? { count: value } : value) };
+      value === undefined
+        ? { status: "unavailable", ...why.get(id), ...NOT_REPORTED[id] }
+        : { ...statusOf(id), ...(typeof value === "number" ? { count: value } : value) };
   }
   return networks;
 }
@@ -89,16 +93,19 @@ export function combinedNetworks(lookups: readonly NetworksLookup[], wanted: rea
   );
 }
 
-/** Stored values (a history point, a tracked URL's latest counts): what they hold is "ok" as of their time. */
-export const storedNetworks = (values: ObservedValues | null, wanted: readonly NetworkId[]) =>
-  networkObjects(values ?? {}, () => ({ status: "ok" }), wanted);
+/**
+ * Stored values (a history point, a tracked URL's latest counts): what they hold is "ok" as of their time; a
+ * network without a value says why, where `why` (the networks' state now) knows.
+ */
+export const storedNetworks = (values: ObservedValues | null, wanted: readonly NetworkId[], why?: ReadonlyMap<NetworkId, Unavailability>) =>
+  networkObjects(values ?? {}, () => ({ status: "ok" }), wanted, why);
 
 /** Stored values as CSV cells, `{network}_{field}` for each network's fields: empty when not reported (never 0). */
 export function csvColumns(wanted: readonly NetworkId[]): string[] {
-  return wanted.flatMap((id) => fieldsOf(id).map((field) => `${id}_${field}`));
+  return wanted.flatMap((id) => numberFieldsOf(id).map((field) => `${id}_${field}`));
 }
 
 export function csvCells(values: ObservedValues, wanted: readonly NetworkId[]): (number | "")[] {
   const objects = storedNetworks(values, wanted) as Record<NetworkId, Record<string, number | null>>;
-  return wanted.flatMap((id) => fieldsOf(id).map((field) => objects[id][field] ?? ""));
+  return wanted.flatMap((id) => numberFieldsOf(id).map((field) => objects[id][field] ?? ""));
 }

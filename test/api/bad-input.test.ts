@@ -153,6 +153,9 @@ describe("bytes that are not UTF-8", () => {
       "invalid_callback",
     );
     await expectError(await svc.get(`/v1.0/bulk?apikey=${key}&bulk_id=%FF%FE`), 404, "bulk_not_found");
+    // A NUL byte (which PostgreSQL refuses in text) is no job either, on every stack.
+    await expectError(await svc.get(`/v1.1/bulk?apikey=${key}&bulk_id=%CF%07%AD%00%CC%33%6D`), 404, "bulk_not_found");
+    await expectError(await svc.get(`/v2/bulk?apikey=${key}&bulk_id=%00`), 404, "bulk_not_found");
     await expectError(await svc.get(`/v1.0/%FF%FE?url=x`), 404, "not_found");
   });
 

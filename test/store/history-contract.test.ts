@@ -147,14 +147,13 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       ]);
     });
 
-    it("remembers which accounts asked about a URL", async () => {
+    it("remembers which accounts asked about a URL, and when first", async () => {
       const [x, y] = await ids(urls(2));
       const owner = await account();
       await a.history.noteQueried(owner, [x!, x!], T0);
       await b.history.noteQueried(owner, [x!], T0 + 1);
-      expect(await b.history.hasQueried(owner, x!)).toBe(true);
-      expect(await b.history.hasQueried(owner, y!)).toBe(false);
-      expect(await b.history.hasQueried(await account(), x!)).toBe(false);
+      expect(await b.history.accessSince(owner, [x!, y!])).toEqual(new Map([[x!, T0]]));
+      expect(await b.history.accessSince(await account(), [x!])).toEqual(new Map());
     });
   });
 
@@ -243,6 +242,21 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       expect(second?.urlId).toBe(old);
     });
 
+    it("shares each round between the accounts with due URLs: one account's backlog delays only its own", async () => {
+      const [busy, calm] = [await account("big"), await account("big")];
+      const backlog = await ids(urls(20));
+      const [own] = await ids(urls(1));
+      const base = T0 + 1_700 * DAY;
+      await a.tracked.claimDue(base - 100, 1_000_000, 10 * DAY, "earlier");
+      for (const [i, id] of backlog.entries()) await a.tracked.add(busy, [id], 1_000, base - 50 + i);
+      await b.tracked.add(calm, [own!], 1_000, base);
+      const round = (await a.tracked.claimDue(base, 4, 60_000, "w")).map((d) => d.urlId);
+      expect(round).toEqual([backlog[0], own, backlog[1], backlog[2]]);
+      // The busy account's turns come back once the calm one has none.
+      expect((await b.tracked.claimDue(base, 2, 60_000, "w")).map((d) => d.urlId)).toEqual([backlog[3], backlog[4]]);
+      for (const id of [...backlog, own!]) await a.tracked.releaseLease(id!, "w");
+    });
+
     it("a URL someone already tracks is due again when another account starts tracking it", async () => {
       const [one, two] = [await account("big"), await account("big")];
       const [id] = await ids(urls(1));
@@ -292,12 +306,14 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       expect((await b.tracked.get(owner, id!))?.latest).toEqual(latest);
     });
 
-    it("lists who tracks a URL with their aliases, variant setting and networks", async () => {
+    it("lists who tracks a URL with their aliases, variant setting, networks, and since when it is theirs", async () => {
       const [one, two] = [await account("big"), await account("big")];
       await db.prisma.account.update({ where: { id: two }, data: { countVariants: true, networks: "reddit,vk" } });
       const [id] = await ids(urls(1));
+      // One asked about it before tracking it; two came to it when it tracked it.
+      await a.history.noteQueried(one, [id!], T0 - DAY);
       await a.tracked.add(one, [id!], 100, T0);
-      await a.tracked.add(two, [id!], 100, T0);
+      await a.tracked.add(two, [id!], 100, T0 + 1);
       const [due] = (await a.tracked.claimDue(T0, 1_000_000, 60_000, "aliases")).filter((d) => d.urlId === id);
       await a.tracked.completeRefresh(due!, "aliases", T0, T0 + 7 * DAY, []);
       expect(due).toBeDefined();
@@ -307,8 +323,8 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       const trackers = (await a.tracked.trackersOf([id!])).get(id!);
       expect(trackers).toEqual(
         [
-          { accountId: one, aliases: ["http://old.example/a"], countVariants: false, networks: null },
-          { accountId: two, aliases: [], countVariants: true, networks: ["reddit", "vk"] },
+          { accountId: one, aliases: ["http://old.example/a"], countVariants: false, networks: null, since: T0 - DAY },
+          { accountId: two, aliases: [], countVariants: true, networks: ["reddit", "vk"], since: T0 + 1 },
         ].sort((x, y) => (x.accountId < y.accountId ? -1 : 1)),
       );
     });
@@ -348,67 +364,6 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       const added = await b.tracked.page(owner, { sort: "added", order: "asc", limit: 10 });
       expect(added.rows.map((r) => r.urlId)).toEqual([...all].sort((x, y) => x - y));
       expect(added.next).toBeNull();
-    });
-  });
-});
-
-describe.each(drivers)("the $name store's sitemap and feed imports", ({ database, skip }) => {
-  const stores = twoStores(database, [{ name: "big", dailyQuota: 100, bulkBatchLimit: 0, customTtlAllowed: false }], skip);
-  let a: Store;
-  let b: Store;
-  beforeAll(() => ({ a, b } = stores));
-  const base = T0 + 5_000 * DAY;
-
-  describe.skipIf(skip)("", () => {
-    it("queues, leases to one worker, finishes, and shows an import only to its account", async () => {
-      const owner = await stores.account();
-      await a.imports.create({ id: "imp-1", accountId: owner, kind: "sitemap", sourceUrl: "https://s.example/sitemap.xml", at: base });
-      expect(await b.imports.get(owner, "imp-1")).toMatchObject({ status: "queued", urlsFound: 0, added: 0, error: null });
-      expect(await b.imports.get(await stores.account(), "imp-1")).toBeNull();
-      const [x, y] = await Promise.all([a.imports.claim(base + 1, 60_000), b.imports.claim(base + 1, 60_000)]);
-      expect([x, y].filter(Boolean)).toHaveLength(1);
-      expect((x ?? y)!).toMatchObject({ id: "imp-1", status: "running" });
-      expect(await a.imports.claim(base + 2, 60_000)).toBeNull();
-      await b.imports.finish("imp-1", { status: "done", urlsFound: 3, added: 2, error: null, nextReadAt: null }, base + 3);
-      expect(await a.imports.get(owner, "imp-1")).toMatchObject({ status: "done", urlsFound: 3, added: 2, updatedAt: base + 3 });
-      expect(await a.imports.claim(base + 10 * DAY, 60_000)).toBeNull();
-      expect((await a.imports.list(owner, 10)).map((i) => i.id)).toEqual(["imp-1"]);
-    });
-
-    it("takes over an import whose worker was killed once its lease ran out, and reads a feed again when due", async () => {
-      const owner = await stores.account();
-      const at = base + 100 * DAY;
-      await a.imports.create({ id: "imp-2", accountId: owner, kind: "feed", sourceUrl: "https://s.example/feed.xml", at });
-      expect((await a.imports.claim(at, 60_000))?.id).toBe("imp-2");
-      expect(await b.imports.claim(at + 59_999, 60_000)).toBeNull();
-      expect((await b.imports.claim(at + 60_000, 60_000))?.id).toBe("imp-2");
-      await b.imports.finish("imp-2", { status: "failed", urlsFound: 0, added: 0, error: "gone", nextReadAt: at + DAY }, at + 60_001);
-      expect(await a.imports.claim(at + DAY - 1, 60_000)).toBeNull();
-      expect(await a.imports.claim(at + DAY, 60_000)).toMatchObject({ id: "imp-2", kind: "feed", error: "gone" });
-    });
-
-    it("counts what waits and the feeds kept, and cancels: a queued import fails, a feed is not read again", async () => {
-      const owner = await stores.account();
-      const at = base + 200 * DAY;
-      await a.imports.create({ id: "imp-3", accountId: owner, kind: "sitemap", sourceUrl: "https://s.example/s.xml", at });
-      await a.imports.create({ id: "imp-4", accountId: owner, kind: "feed", sourceUrl: "https://s.example/f.xml", at });
-      expect(await b.imports.activeCounts(owner)).toEqual({ pending: 2, feeds: 1 });
-      expect(await b.imports.cancel(owner, "imp-3", at + 1)).toBe(true);
-      expect(await b.imports.cancel(await stores.account(), "imp-4", at + 1)).toBe(false);
-      expect(await a.imports.get(owner, "imp-3")).toMatchObject({ status: "failed", error: "Cancelled." });
-      // Earlier tests' imports may be runnable too: they are finished for good on the way.
-      let claimed = await a.imports.claim(at + 2, 60_000);
-      while (claimed && claimed.id !== "imp-4") {
-        await a.imports.finish(claimed.id, { status: "done", urlsFound: 0, added: 0, error: null, nextReadAt: null }, at + 2);
-        claimed = await a.imports.claim(at + 2, 60_000);
-      }
-      expect(claimed?.id).toBe("imp-4");
-      await a.imports.finish("imp-4", { status: "done", urlsFound: 1, added: 1, error: null, nextReadAt: at + DAY }, at + 3);
-      expect(await b.imports.activeCounts(owner)).toEqual({ pending: 0, feeds: 1 });
-      expect(await b.imports.cancel(owner, "imp-4", at + 4)).toBe(true);
-      expect(await b.imports.activeCounts(owner)).toEqual({ pending: 0, feeds: 0 });
-      expect(await a.imports.claim(at + 2 * DAY, 60_000)).toBeNull();
-      expect(await a.imports.get(owner, "imp-4")).toMatchObject({ status: "done", nextReadAt: null });
     });
   });
 });

@@ -112,8 +112,8 @@ describe("tracked URLs", () => {
     const { apiKey } = await svc.account("plus");
     const urls = [fresh(), fresh(), fresh()];
     const res = await post(apiKey, { urls: [...urls, urls[0], "not a url", "http://10.0.0.1/"] });
-    expect(await res.json()).toEqual({ added: 3, already_tracked: 1, invalid: 2 });
-    expect(await (await post(apiKey, { urls: [urls[1]] })).json()).toEqual({ added: 0, already_tracked: 1, invalid: 0 });
+    expect(await res.json()).toEqual({ added: 3, already_tracked: 1, invalid: 2, over_limit: 0, over_quota: 0 });
+    expect(await (await post(apiKey, { urls: [urls[1]] })).json()).toEqual({ added: 0, already_tracked: 1, invalid: 0, over_limit: 0, over_quota: 0 });
 
     // The scheduler in this process refreshes them (it polls every 100 ms here; 60 s is the promise).
     const deadline = Date.now() + 60_000;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MoreSandboxKnobs, MoreSandboxStats } from "../../service/sandbox/control.ts";
-import { sleep } from "../support/processes.ts";
+import { sleep, until } from "../support/processes.ts";
 import { deriveMoreCounts } from "../../service/sandbox/derive-counts.ts";
 import { countsAnswerSchema } from "../../lib/v2/schemas.ts";
 import { startTestService, TEST_STACK, type TestService } from "../support/service.ts";
@@ -194,5 +194,38 @@ describe("GET /v2/networks", () => {
     const answer = (await (await counts(fresh(), "bluesky")).json()).networks.bluesky;
     expect(answer.status).toBe("unavailable");
     expect((await health("bluesky")).state).toBe("credentials_rejected");
+  });
+});
+
+describe("the refresh share of a network's budget, spent", () => {
+  let spent: TestService;
+  beforeAll(async () => {
+    // VK: 4 calls an hour, half of them for refreshes: the third tracked URL finds the share spent.
+    spent = await startTestService({ SHARECOUNT_V2_NETWORKS: "vk", VK_CALLS_PER_HOUR: "4", REFRESH_BUDGET_SHARE: "0.5", REFRESH_POLL_MS: "100" });
+  });
+  afterAll(() => spent?.close());
+
+  it("says budget_exhausted on /v2/networks with the share and what refreshes took, and reason budget on the tracked URLs it left out", async () => {
+    const { apiKey: key } = await spent.account("business");
+    const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    const urls = [1, 2, 3].map((i) => `https://example.com/refresh-share-${i}`);
+    expect((await spent.get("/v2/tracked", { method: "POST", headers: auth, body: JSON.stringify({ urls }) })).status).toBe(200);
+    const rows = await until(
+      "all three refreshed",
+      async () => (await (await spent.get("/v2/tracked", { headers: auth })).json()).data as { last_refreshed_at: string | null; networks: Record<string, Record<string, unknown>> }[],
+      (data) => data.length === 3 && data.every((row) => row.last_refreshed_at !== null),
+      20_000,
+    );
+    const vk = (await (await spent.get("/v2/networks", { headers: auth })).json()).networks.find((n: Health) => n.network === "vk");
+    expect(vk).toMatchObject({ state: "budget_exhausted", budget: { per_hour: 4, refresh_per_hour: 2, refresh_used_last_hour: 2 } });
+    expect(Date.parse(vk.retry_at)).toBeGreaterThan(Date.now());
+    const left = rows.filter((row) => row.networks.vk!.status === "unavailable");
+    expect(left).toHaveLength(1);
+    expect(left[0]!.networks.vk).toMatchObject({ status: "unavailable", reason: "budget", count: null });
+    // When the share opens again: within the hour.
+    expect(Date.parse(left[0]!.networks.vk!.retry_at as string) - Date.now()).toBeGreaterThan(0);
+    expect(Date.parse(left[0]!.networks.vk!.retry_at as string) - Date.now()).toBeLessThanOrEqual(3_600_000);
+    // The networks that answered say nothing of a reason.
+    expect(rows.every((row) => row.networks.facebook!.reason === undefined)).toBe(true);
   });
 });

@@ -14,6 +14,7 @@ const STATE_LABEL: Record<NetworkHealth["state"], string> = {
   throttled: "Paused",
   unavailable: "Failing",
   credentials_rejected: "Credentials refused",
+  budget_exhausted: "Refreshes paused",
   disabled: "Off",
 };
 
@@ -22,6 +23,7 @@ const STATE_STYLE: Record<NetworkHealth["state"], string> = {
   throttled: "bg-amber-100 text-amber-900",
   unavailable: "bg-red-100 text-red-900",
   credentials_rejected: "bg-red-100 text-red-900",
+  budget_exhausted: "bg-amber-100 text-amber-900",
   disabled: "bg-slate-100 text-slate-700",
 };
 

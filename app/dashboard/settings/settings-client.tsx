@@ -8,6 +8,7 @@ import type { SessionSummary } from "@/lib/sessions/sessions";
 import { formatTimeAgo } from "@/dashboard/client/format";
 import { useNow } from "@/dashboard/client/hooks/use-now";
 import { useChangePassword } from "@/dashboard/client/hooks/use-password";
+import { MIN_PASSWORD_LENGTH } from "@/lib/accounts/password-rule";
 import { useSessions, useSignOutSessions } from "@/dashboard/client/hooks/use-sessions";
 import type { TrackingSettings } from "@/dashboard/client/hooks/use-tracking-settings";
 import { TrackingCard } from "./tracking-card";
@@ -32,7 +33,6 @@ export function SettingsClient({ initialSessions, hasPassword, tracking, serverN
   );
 }
 
-const MIN_PASSWORD_LENGTH = 10;
 
 const inputClass = "mt-1 w-full rounded-md border border-slate-300 px-3 py-2 aria-[invalid=true]:border-red-500";
 
@@ -121,7 +121,7 @@ function PasswordCard({ hasPassword: initiallyHasPassword }: { hasPassword: bool
             className={inputClass}
           />
           <p id="new-password-hint" className={`mt-1 text-xs ${checked && tooShort ? "text-red-700" : "text-slate-500"}`}>
-            At least {MIN_PASSWORD_LENGTH} characters.
+            At least {MIN_PASSWORD_LENGTH} characters, and not your email address.
           </p>
         </div>
         <div>

@@ -7,6 +7,7 @@ import type { UrlList } from "@/dashboard/client/bulk/parse-urls";
 import { formatNumber } from "@/dashboard/client/format";
 import { useAddUrls } from "@/dashboard/client/hooks/use-tracked";
 import type { TrackAnswer } from "@/dashboard/client/tracked/types";
+import { AddCost } from "./add-cost";
 
 const INVALID_SHOWN = 50;
 
@@ -28,6 +29,7 @@ export function TrackList({ list, hasInput, onTracked }: { list: UrlList; hasInp
   return (
     <div className="mt-3 space-y-3">
       {hasInput && <ListSummary list={list} id={id} />}
+      <AddCost adding={hasInput ? count : undefined} />
       <div className="flex flex-wrap items-center gap-3">
         <Button variant="primary" onClick={track} disabled={count === 0 || add.isPending} aria-describedby={hasInput ? id : undefined}>
           {add.isPending ? "Tracking…" : `Track ${formatNumber(count)} URL${count === 1 ? "" : "s"}`}
@@ -75,7 +77,9 @@ function TrackResult({ answer, invalidLeftOut }: { answer: TrackAnswer; invalidL
     { key: "added", label: "added", value: answer.added },
     { key: "already-tracked", label: "already tracked", value: answer.already_tracked },
     { key: "invalid", label: "invalid", value: answer.invalid + invalidLeftOut },
-  ];
+    { key: "over-limit", label: "past your plan's limit", value: answer.over_limit },
+    { key: "over-quota", label: "past today's quota", value: answer.over_quota },
+  ].filter((stat) => stat.value > 0 || ["added", "already-tracked", "invalid"].includes(stat.key));
   return (
     <div role="status" className="space-y-1">
       <dl className="flex flex-wrap gap-2">
@@ -89,6 +93,12 @@ function TrackResult({ answer, invalidLeftOut }: { answer: TrackAnswer; invalidL
         ))}
       </dl>
       {answer.added > 0 && <p className="text-sm text-slate-600">New URLs are counted within a minute; the table fills in as they are.</p>}
+      {(answer.over_limit > 0 || answer.over_quota > 0) && (
+        <p className="text-sm text-amber-800">
+          {answer.over_limit > 0 && <>{formatNumber(answer.over_limit)} did not fit your plan&apos;s free slots: remove tracked URLs or move to a larger plan. </>}
+          {answer.over_quota > 0 && <>{formatNumber(answer.over_quota)} did not fit what was left of today&apos;s quota: add them after it resets.</>}
+        </p>
+      )}
     </div>
   );
 }

@@ -1,9 +1,9 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { NETWORK_IDS, type NetworkId } from "../../../lib/counts/all-networks.ts";
-import { networksV2Schema } from "../../../lib/v2/schemas.ts";
+import { networksV2Schema, numberFieldsOf, STATUS_FIELDS } from "../../../lib/v2/schemas.ts";
 import type { Networks } from "../tracked/types.ts";
-import { networkFields, resultRows, resultsCsv, resultsJson, sortResultRows, type BulkResultRow } from "./results.ts";
+import { resultRows, resultsCsv, resultsJson, sortResultRows, type BulkResultRow } from "./results.ts";
 
 const UNAVAILABLE_FACEBOOK = { status: "unavailable", total_count: null, comment_count: null, reaction_count: null, share_count: null, comment_plugin_count: null } as const;
 
@@ -35,14 +35,14 @@ describe("resultRows", () => {
   });
 });
 
-describe("networkFields", () => {
+describe("numberFieldsOf", () => {
   it("names each network's numbers as its v2 object does, and nothing else", () => {
-    expect(networkFields("facebook")).toEqual(["total_count", "comment_count", "reaction_count", "share_count", "comment_plugin_count"]);
-    expect(networkFields("pinterest")).toEqual(["count"]);
-    expect(networkFields("reddit")).toEqual(["score", "comments", "posts"]);
+    expect(numberFieldsOf("facebook")).toEqual(["total_count", "comment_count", "reaction_count", "share_count", "comment_plugin_count"]);
+    expect(numberFieldsOf("pinterest")).toEqual(["count"]);
+    expect(numberFieldsOf("reddit")).toEqual(["score", "comments", "posts"]);
     for (const network of NETWORK_IDS) {
       const object = networksV2Schema.shape[network].unwrap();
-      expect(["status", "age_seconds", ...networkFields(network)].sort()).toEqual(Object.keys(object.shape).sort());
+      expect([...STATUS_FIELDS, ...numberFieldsOf(network)].sort()).toEqual(Object.keys(object.shape).sort());
     }
   });
 });

@@ -1,7 +1,7 @@
 import Papa from "papaparse";
 import type { z } from "zod";
 import type { NetworkId } from "../../../lib/counts/all-networks.ts";
-import { networksV2Schema, type bulkAnswerSchema } from "../../../lib/v2/schemas.ts";
+import { numberFieldsOf, type bulkAnswerSchema } from "../../../lib/v2/schemas.ts";
 import { fieldCount, headlineCount } from "../tracked/networks.ts";
 import type { Networks } from "../tracked/types.ts";
 
@@ -15,10 +15,6 @@ export interface BulkResultRow {
 export function resultRows(data: z.infer<typeof bulkAnswerSchema>["data"]): BulkResultRow[] {
   return Array.isArray(data) ? [] : Object.entries(data).map(([url, networks]) => ({ url, networks }));
 }
-
-/** A network's numbers as its v2 object names them, in the API's order (read from the schema, so they cannot drift). */
-export const networkFields = (network: NetworkId): string[] =>
-  Object.keys(networksV2Schema.shape[network].unwrap().shape).filter((field) => field !== "status" && field !== "age_seconds");
 
 /** The URL, or a network's headline number. */
 export type ResultColumnKey = "url" | NetworkId;
@@ -47,7 +43,7 @@ export function sortResultRows(rows: readonly BulkResultRow[], sort: ResultSort)
  * summing a made-up 0. The byte-order mark makes Excel read UTF-8.
  */
 export function resultsCsv(rows: readonly BulkResultRow[], networks: readonly NetworkId[]): string {
-  const columns = networks.flatMap((network) => networkFields(network).map((field) => ({ network, field })));
+  const columns = networks.flatMap((network) => numberFieldsOf(network).map((field) => ({ network, field })));
   const fields = ["url", ...columns.map(({ network, field }) => `${network}_${field}`)];
   const data = rows.map((row) => [row.url, ...columns.map(({ network, field }) => fieldCount(row.networks, network, field))]);
   return `\uFEFF${Papa.unparse({ fields, data })}\r\n`;

@@ -164,6 +164,15 @@ export function useImportProgress(id: string | null) {
   return query;
 }
 
+/** Cancels a queued or running import; its progress is asked again at once to show it stopped. */
+export function useCancelImport(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => fetchJson(`/api/dashboard/imports/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: trackedKeys.import(id) }),
+  });
+}
+
 /** Stops tracking a URL; its row leaves the loaded pages at once, without refetching them. */
 export function useRemoveUrl() {
   const queryClient = useQueryClient();

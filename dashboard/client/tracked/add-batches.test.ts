@@ -29,9 +29,9 @@ describe("trackBatches", () => {
 describe("sumTrackAnswers", () => {
   it("adds up the requests' answers", () => {
     const total = [
-      { added: 3, already_tracked: 1, invalid: 0 },
-      { added: 2, already_tracked: 0, invalid: 4 },
+      { added: 3, already_tracked: 1, invalid: 0, over_limit: 0, over_quota: 0 },
+      { added: 2, already_tracked: 0, invalid: 4, over_limit: 5, over_quota: 6 },
     ].reduce(sumTrackAnswers, NOTHING_ADDED);
-    expect(total).toEqual({ added: 5, already_tracked: 1, invalid: 4 });
+    expect(total).toEqual({ added: 5, already_tracked: 1, invalid: 4, over_limit: 5, over_quota: 6 });
   });
 });

@@ -1,4 +1,4 @@
-import { MAX_TRACKED_PER_REQUEST } from "../../../lib/v2/schemas.ts";
+import { MAX_TRACKED_PER_REQUEST } from "../../../lib/v2/tracked-schemas.ts";
 import type { TrackAnswer } from "./types.ts";
 
 /** The API reads JSON bodies of up to 4 MiB: 10,000 long URLs would be more, so a batch also stops short of it. */
@@ -26,8 +26,14 @@ export function trackBatches(urls: readonly string[], maxUrls = MAX_TRACKED_PER_
   return batches;
 }
 
-export const NOTHING_ADDED: TrackAnswer = { added: 0, already_tracked: 0, invalid: 0 };
+export const NOTHING_ADDED: TrackAnswer = { added: 0, already_tracked: 0, invalid: 0, over_limit: 0, over_quota: 0 };
 
 export function sumTrackAnswers(a: TrackAnswer, b: TrackAnswer): TrackAnswer {
-  return { added: a.added + b.added, already_tracked: a.already_tracked + b.already_tracked, invalid: a.invalid + b.invalid };
+  return {
+    added: a.added + b.added,
+    already_tracked: a.already_tracked + b.already_tracked,
+    invalid: a.invalid + b.invalid,
+    over_limit: a.over_limit + b.over_limit,
+    over_quota: a.over_quota + b.over_quota,
+  };
 }

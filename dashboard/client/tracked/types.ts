@@ -1,21 +1,14 @@
 import type { z } from "zod";
-import type {
-  historyAnswerSchema,
-  importAnswerSchema,
-  networksV2Schema,
-  trackAnswerSchema,
-  trackedItemSchema,
-  trackedListAnswerSchema,
-  trackedStatusSchema,
-  trackedUrlAnswerSchema,
-} from "../../../lib/v2/schemas.ts";
+import type { historyAnswerSchema, networksV2Schema } from "../../../lib/v2/schemas.ts";
+import type { importAnswerSchema, trackAnswerSchema, trackedItemSchema, trackedListAnswerSchema, trackedStatusSchema, trackedUrlAnswerSchema } from "../../../lib/v2/tracked-schemas.ts";
 
 /** The tracked-URL answers as the dashboard's routes pass them on (checked against these schemas on the server). */
 
 export type Networks = z.infer<typeof networksV2Schema>;
 export type TrackedItem = z.infer<typeof trackedItemSchema>;
 export type TrackedList = z.infer<typeof trackedListAnswerSchema>;
-export type TrackedStatus = z.infer<typeof trackedStatusSchema>;
+/** The API's status, and today's quota left (the dashboard's route adds it: each new URL spends one query). */
+export type TrackedStatus = z.infer<typeof trackedStatusSchema> & { quota_left_today: number };
 export type TrackedUrlDetail = z.infer<typeof trackedUrlAnswerSchema>;
 export type TrackedForm = TrackedUrlDetail["forms"][number];
 export type HistoryAnswer = z.infer<typeof historyAnswerSchema>;

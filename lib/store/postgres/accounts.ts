@@ -17,17 +17,26 @@ interface AccountRow extends PlanRow {
   domains: string[];
 }
 
+const CONTEXT = `
+  SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled, a.networks,
+         ARRAY(SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain) AS domains
+  FROM account a JOIN plan p ON p.name = a.plan_name`;
+
 const SQL = {
-  byKeyHash: `
-    SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled, a.networks,
-           ARRAY(SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain) AS domains
-    FROM account a JOIN plan p ON p.name = a.plan_name
-    WHERE a.api_key_hash = $1`,
+  byKeyHash: `${CONTEXT} WHERE a.api_key_hash = $1`,
+  byId: `${CONTEXT} WHERE a.id = $1`,
   plan: `
     SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit
     FROM account a JOIN plan p ON p.name = a.plan_name WHERE a.id = $1`,
   largestBulkBatchLimit: "SELECT COALESCE(MAX(bulk_batch_limit), 0)::int AS n FROM plan",
 };
+
+const toContext = (row: AccountRow): AccountContext => ({
+  id: row.id,
+  plan: toPlan(row),
+  whitelist: { enabled: row.whitelist_enabled, domains: row.domains },
+  networks: networkListOf(row.networks),
+});
 
 const toPlan = (row: PlanRow): PlanLimits => ({
   name: row.plan_name,
@@ -50,15 +59,13 @@ export function postgresAccounts(databaseUrl: string, sql: Sql): AccountReads & 
       listener ??= new AccountsListener(databaseUrl);
       return listener.current();
     },
-    async byKeyHash(keyHash): Promise<AccountContext | null> {
+    async byKeyHash(keyHash) {
       const row = (await sql.query<AccountRow>("accountByKeyHash", SQL.byKeyHash, [keyHash])).rows[0];
-      if (!row) return null;
-      return {
-        id: row.id,
-        plan: toPlan(row),
-        whitelist: { enabled: row.whitelist_enabled, domains: row.domains },
-        networks: networkListOf(row.networks),
-      };
+      return row ? toContext(row) : null;
+    },
+    async byId(accountId) {
+      const row = (await sql.query<AccountRow>("accountById", SQL.byId, [accountId])).rows[0];
+      return row ? toContext(row) : null;
     },
     async plan(accountId) {
       const row = (await sql.query<PlanRow>("accountPlan", SQL.plan, [accountId])).rows[0];

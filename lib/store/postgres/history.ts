@@ -21,7 +21,7 @@ const SQL = {
   noteQueried: `
     INSERT INTO queried_url (account_id, url_id, first_at) SELECT $1, u, $3 FROM unnest($2::int[]) AS u ORDER BY u
     ON CONFLICT DO NOTHING`,
-  hasQueried: "SELECT 1 FROM queried_url WHERE account_id = $1 AND url_id = $2",
+  accessSince: "SELECT url_id, first_at FROM queried_url WHERE account_id = $1 AND url_id = ANY($2::int[])",
 };
 
 export function postgresHistory(sql: Sql): HistoryStore {
@@ -73,8 +73,9 @@ export function postgresHistory(sql: Sql): HistoryStore {
     async noteQueried(accountId, urlIds, at) {
       await sql.query("noteQueried", SQL.noteQueried, [accountId, [...urlIds], at]);
     },
-    async hasQueried(accountId, urlId) {
-      return (await sql.query("hasQueried", SQL.hasQueried, [accountId, urlId])).rowCount === 1;
+    async accessSince(accountId, urlIds) {
+      const { rows } = await sql.query<{ url_id: number; first_at: number }>("accessSince", SQL.accessSince, [accountId, [...urlIds]]);
+      return new Map(rows.map((row) => [row.url_id, Number(row.first_at)]));
     },
   };
 }

@@ -1,20 +1,20 @@
 import { networkListOf } from "../accounts.ts";
 import { z } from "zod";
 import type { DueRefresh, Tracker, TrackedStore } from "../tracked.ts";
-import { DUE_AGAIN, pageOf, pageStatements, summaryColumns, TRACKED_SELECT, toTracked, type TrackedRow } from "../tracked-rows.ts";
+import { DUE_AGAIN, FAIR_DUE, pageOf, pageStatements, summaryColumns, TRACKED_SELECT, toTracked, type TrackedRow } from "../tracked-rows.ts";
 import type { Sql } from "./pool.ts";
 
 const aliasList = z.array(z.string());
 
-/** Leases due URLs (`only` narrows them: URLs never refreshed are found through their partial index). */
-const claimSql = (only: string) => `
-  WITH due AS (
-    SELECT url_id FROM refresh_schedule
-    WHERE next_refresh_at <= $1 AND (lease_until IS NULL OR lease_until <= $1) ${only}
-    ORDER BY next_refresh_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+/**
+ * Leases the fair share of due URLs (FAIR_DUE). Two workers may pick the same row: the second's UPDATE waits
+ * for the first and then finds it leased, so each URL is leased once.
+ */
+const CLAIM = `
+  WITH due AS (${FAIR_DUE.replaceAll("$now", "$1").replace("$max", "$2")})
   UPDATE refresh_schedule s SET lease_until = $3, lease_token = $4
-  FROM due, counted_url c WHERE s.url_id = due.url_id AND c.id = s.url_id
-  RETURNING s.url_id, c.url, s.first_tracked_at, s.next_refresh_at`;
+  FROM due, counted_url c WHERE s.url_id = due.url_id AND c.id = s.url_id AND (s.lease_until IS NULL OR s.lease_until <= $1)
+  RETURNING s.url_id, c.url, s.first_tracked_at, s.next_refresh_at, due.position`;
 
 const SQL = {
   // Concurrent additions for one account wait for each other: the limit holds under concurrency.
@@ -30,10 +30,11 @@ const SQL = {
   get: `${TRACKED_SELECT} WHERE t.account_id = $1 AND t.url_id = $2`,
   setAliases: "UPDATE tracked_url SET aliases = $1 WHERE account_id = $2 AND url_id = $3",
   dueNow: `UPDATE refresh_schedule SET ${DUE_AGAIN("$1::bigint", "GREATEST")} WHERE url_id = $2`,
-  claimNew: claimSql("AND last_refreshed_at IS NULL"),
-  claim: claimSql(""),
+  claim: CLAIM,
   trackers: `
-    SELECT t.url_id, t.account_id, t.aliases, a.count_variants, a.networks FROM tracked_url t JOIN account a ON a.id = t.account_id
+    SELECT t.url_id, t.account_id, t.aliases, a.count_variants, a.networks, LEAST(q.first_at, t.added_at) AS since
+    FROM tracked_url t JOIN account a ON a.id = t.account_id
+    LEFT JOIN queried_url q ON q.account_id = t.account_id AND q.url_id = t.url_id
     WHERE t.url_id = ANY($1::int[]) ORDER BY t.url_id, t.account_id`,
   complete: `
     UPDATE refresh_schedule SET next_refresh_at = CASE WHEN next_refresh_at = $5 THEN $1 ELSE next_refresh_at END,
@@ -102,25 +103,19 @@ export function postgresTracked(sql: Sql): TrackedStore {
       });
     },
     async claimDue(now, max, leaseMs, token): Promise<DueRefresh[]> {
-      // URLs never refreshed first, then the most overdue (the first claim's leases keep the second off them).
-      const claimed: DueRefresh[] = [];
-      for (const neverRefreshed of [true, false]) {
-        const { rows } = await sql.query<{ url_id: number; url: string; first_tracked_at: number; next_refresh_at: number }>(
-          neverRefreshed ? "claimNew" : "claimDue",
-          neverRefreshed ? SQL.claimNew : SQL.claim,
-          [now, max - claimed.length, now + leaseMs, token],
-        );
-        claimed.push(
-          ...rows
-            .map((row) => ({ urlId: row.url_id, url: row.url, firstTrackedAt: row.first_tracked_at, dueAt: row.next_refresh_at }))
-            .sort((x, y) => x.dueAt - y.dueAt),
-        );
-        if (claimed.length >= max) break;
-      }
-      return claimed;
+      const { rows } = await sql.query<{ url_id: number; url: string; first_tracked_at: number; next_refresh_at: number; position: number }>("claimDue", SQL.claim, [
+        now,
+        max,
+        now + leaseMs,
+        token,
+      ]);
+      // RETURNING keeps no order: the round's, as FAIR_DUE gave it.
+      return rows
+        .sort((x, y) => Number(x.position) - Number(y.position))
+        .map((row) => ({ urlId: row.url_id, url: row.url, firstTrackedAt: row.first_tracked_at, dueAt: row.next_refresh_at }));
     },
     async trackersOf(urlIds) {
-      const { rows } = await sql.query<{ url_id: number; account_id: string; aliases: string; count_variants: boolean; networks: string | null }>(
+      const { rows } = await sql.query<{ url_id: number; account_id: string; aliases: string; count_variants: boolean; networks: string | null; since: number }>(
         "trackersOf",
         SQL.trackers,
         [[...urlIds]],
@@ -132,6 +127,7 @@ export function postgresTracked(sql: Sql): TrackedStore {
           aliases: aliasList.parse(JSON.parse(row.aliases)),
           countVariants: row.count_variants,
           networks: networkListOf(row.networks),
+          since: Number(row.since),
         });
       }
       return trackers;

@@ -19,7 +19,15 @@ const SQL = {
       SELECT q.quota FROM unnest($1::text[], $2::text[], $4::int[]) AS q(account_id, day, quota)
       WHERE q.account_id = excluded.account_id AND q.day = excluded.day)
     RETURNING account_id, day, queries`,
-  release: "UPDATE daily_usage SET queries = queries - 1 WHERE account_id = $1 AND day = $2 AND queries > 0",
+  // The row first (a no-op when it exists), then one statement that locks it, reads what is left and takes
+  // what fits: $3 wanted, $4 the quota, $5 the fewest worth taking.
+  ensureRow: "INSERT INTO daily_usage (account_id, day, queries) VALUES ($1, $2, 0) ON CONFLICT (account_id, day) DO NOTHING",
+  reserveUpTo: `
+    UPDATE daily_usage d SET queries = d.queries + g.granted
+    FROM (SELECT LEAST($3::int, $4::int - queries) AS granted FROM daily_usage WHERE account_id = $1 AND day = $2 FOR UPDATE) g
+    WHERE d.account_id = $1 AND d.day = $2 AND g.granted > 0 AND g.granted >= $5::int
+    RETURNING g.granted`,
+  release: "UPDATE daily_usage SET queries = GREATEST(queries - $3::int, 0) WHERE account_id = $1 AND day = $2 AND queries > 0",
   queriesOn: "SELECT queries FROM daily_usage WHERE account_id = $1 AND day = $2",
   between: "SELECT day, queries FROM daily_usage WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY day",
   allocations: "SELECT day, daily_quota FROM quota_allocation WHERE account_id = $1 ORDER BY day",
@@ -64,8 +72,16 @@ export function postgresUsage(sql: Sql): UsageStore {
       const totals = new Map(result.rows.map((r) => [rowKey({ accountId: r.account_id, day: r.day }), r.queries]));
       return reservations.map((r) => totals.get(rowKey(r)) ?? null);
     },
+    async reserveUpTo(accountId, day, dailyQuota, wanted, minimum) {
+      await sql.query("ensureUsageRow", SQL.ensureRow, [accountId, day]);
+      const row = (await sql.query<{ granted: number }>("reserveUpTo", SQL.reserveUpTo, [accountId, day, wanted, dailyQuota, minimum])).rows[0];
+      return row?.granted ?? 0;
+    },
     async release(accountId, day) {
-      await sql.query("releaseQuery", SQL.release, [accountId, day]);
+      await sql.query("releaseQuery", SQL.release, [accountId, day, 1]);
+    },
+    async releaseMany(accountId, day, count) {
+      if (count > 0) await sql.query("releaseQuery", SQL.release, [accountId, day, count]);
     },
     async queriesOn(accountId, day) {
       return (await sql.query<{ queries: number }>("queriesOn", SQL.queriesOn, [accountId, day])).rows[0]?.queries ?? 0;

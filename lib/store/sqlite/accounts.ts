@@ -28,15 +28,24 @@ const toPlan = (row: PlanRow): PlanLimits => ({
   trackedUrlLimit: row.tracked_url_limit,
 });
 
+const toContext = (row: AccountRow): AccountContext => ({
+  id: row.id,
+  plan: toPlan(row),
+  whitelist: { enabled: row.whitelist_enabled === 1, domains: domainList.parse(JSON.parse(row.domains)) },
+  networks: networkListOf(row.networks),
+});
+
+const CONTEXT = `
+  SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled, a.networks,
+         (SELECT json_group_array(domain) FROM (SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain)) AS domains
+  FROM account a JOIN plan p ON p.name = a.plan_name`;
+
 export function sqliteAccounts(db: Database.Database): AccountReads {
   const statements = {
     // Prepared once: db.pragma() prepares a new statement on every call, which costs more than the lookup.
     dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),
-    byKeyHash: db.prepare<[string], AccountRow>(`
-      SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled, a.networks,
-             (SELECT json_group_array(domain) FROM (SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain)) AS domains
-      FROM account a JOIN plan p ON p.name = a.plan_name
-      WHERE a.api_key_hash = ?`),
+    byKeyHash: db.prepare<[string], AccountRow>(`${CONTEXT} WHERE a.api_key_hash = ?`),
+    byId: db.prepare<[string], AccountRow>(`${CONTEXT} WHERE a.id = ?`),
     plan: db.prepare<[string], PlanRow>(`
       SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit
       FROM account a JOIN plan p ON p.name = a.plan_name WHERE a.id = ?`),
@@ -59,15 +68,13 @@ export function sqliteAccounts(db: Database.Database): AccountReads {
       }
       return turnVersion;
     },
-    async byKeyHash(keyHash): Promise<AccountContext | null> {
+    async byKeyHash(keyHash) {
       const row = statements.byKeyHash.get(keyHash);
-      if (!row) return null;
-      return {
-        id: row.id,
-        plan: toPlan(row),
-        whitelist: { enabled: row.whitelist_enabled === 1, domains: domainList.parse(JSON.parse(row.domains)) },
-        networks: networkListOf(row.networks),
-      };
+      return row ? toContext(row) : null;
+    },
+    async byId(accountId) {
+      const row = statements.byId.get(accountId);
+      return row ? toContext(row) : null;
     },
     async plan(accountId) {
       const row = statements.plan.get(accountId);

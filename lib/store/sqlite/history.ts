@@ -28,7 +28,7 @@ export function sqliteHistory(db: Database.Database): HistoryStore {
     noteQueried: db.prepare<[string, number, number]>(
       "INSERT INTO queried_url (account_id, url_id, first_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
     ),
-    hasQueried: db.prepare<[string, number], number>("SELECT 1 FROM queried_url WHERE account_id = ? AND url_id = ?").pluck(),
+    firstQueried: db.prepare<[string, number], number>("SELECT first_at FROM queried_url WHERE account_id = ? AND url_id = ?").pluck(),
   };
 
   const idsOf = db.transaction((urls: readonly string[]) => {
@@ -100,8 +100,13 @@ export function sqliteHistory(db: Database.Database): HistoryStore {
     async noteQueried(accountId, urlIds, at) {
       noteQueried(accountId, urlIds, at);
     },
-    async hasQueried(accountId, urlId) {
-      return statements.hasQueried.get(accountId, urlId) === 1;
+    async accessSince(accountId, urlIds) {
+      const since = new Map<number, number>();
+      for (const urlId of urlIds) {
+        const at = statements.firstQueried.get(accountId, urlId);
+        if (at !== undefined) since.set(urlId, Number(at));
+      }
+      return since;
     },
   };
 }

@@ -1,7 +1,8 @@
 import type Database from "better-sqlite3";
 import type { ImportStore, UrlImport } from "../imports.ts";
-import { ACTIVE_COUNTS, CANCEL, IMPORT_COLUMNS, RUNNABLE, toImport, type ImportRow } from "../import-rows.ts";
+import { ACTIVE_COUNTS, CANCEL, CLAIM_SET, FINISH, IMPORT_COLUMNS, PROGRESS, RELEASE, RUNNABLE, toImport, type ImportRow } from "../import-rows.ts";
 
+/** The shared statements name their parameters `$name`, which better-sqlite3 binds from an object's keys. */
 export function sqliteImports(db: Database.Database): ImportStore {
   const statements = {
     create: db.prepare<[string, string, string, string, number, number]>(
@@ -11,23 +12,20 @@ export function sqliteImports(db: Database.Database): ImportStore {
     list: db.prepare<[string, number], ImportRow>(
       `SELECT ${IMPORT_COLUMNS} FROM url_import WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
     ),
-    next: db.prepare<{ now: number }, ImportRow>(
-      `SELECT ${IMPORT_COLUMNS} FROM url_import WHERE ${RUNNABLE.replaceAll("$now", "@now")} ORDER BY updated_at LIMIT 1`,
-    ),
-    lease: db.prepare<[number, number, string]>("UPDATE url_import SET status = 'running', lease_until = ?, updated_at = ? WHERE id = ?"),
-    finish: db.prepare<[string, number, number, string | null, number | null, number, string]>(`
-      UPDATE url_import SET status = ?, urls_found = ?, added = ?, error = ?, next_read_at = ?, updated_at = ?, lease_until = NULL
-      WHERE id = ?`),
-    active: db.prepare<{ account: string }, { pending: number; feeds: number }>(ACTIVE_COUNTS.replaceAll("$account", "@account")),
-    cancel: db.prepare<{ account: string; id: string; at: number }>(
-      CANCEL.replaceAll("$account", "@account").replaceAll("$id", "@id").replaceAll("$at", "@at"),
-    ),
+    next: db.prepare<{ now: number }, { id: string }>(`SELECT id FROM url_import WHERE ${RUNNABLE} ORDER BY updated_at LIMIT 1`),
+    lease: db.prepare<{ id: string; now: number; leaseUntil: number; token: string }>(`UPDATE url_import SET ${CLAIM_SET} WHERE id = $id`),
+    claimed: db.prepare<[string], ImportRow>(`SELECT ${IMPORT_COLUMNS} FROM url_import WHERE id = ?`),
+    progress: db.prepare(PROGRESS),
+    finish: db.prepare(FINISH),
+    release: db.prepare(RELEASE),
+    active: db.prepare<{ account: string }, { pending: number; feeds: number }>(ACTIVE_COUNTS),
+    cancel: db.prepare<{ account: string; id: string; at: number }>(CANCEL),
   };
-  const claim = db.transaction((now: number, leaseMs: number): UrlImport | null => {
-    const row = statements.next.get({ now });
-    if (!row) return null;
-    statements.lease.run(now + leaseMs, now, row.id);
-    return { ...toImport(row), status: "running", updatedAt: now };
+  const claim = db.transaction((now: number, leaseMs: number, token: string): UrlImport | null => {
+    const next = statements.next.get({ now });
+    if (!next) return null;
+    statements.lease.run({ id: next.id, now, leaseUntil: now + leaseMs, token });
+    return toImport(statements.claimed.get(next.id)!);
   });
   return {
     async create({ id, accountId, kind, sourceUrl, at }) {
@@ -40,17 +38,25 @@ export function sqliteImports(db: Database.Database): ImportStore {
     async list(accountId, limit) {
       return statements.list.all(accountId, limit).map(toImport);
     },
-    async claim(now, leaseMs) {
-      return claim.immediate(now, leaseMs);
+    async claim(now, leaseMs, token) {
+      return claim.immediate(now, leaseMs, token);
+    },
+    async progress(id, token, progress, at) {
+      const { urlsFound, added, notAdded, files } = progress;
+      return statements.progress.run({ id, token, at, urlsFound, added, notAdded: JSON.stringify(notAdded), files }).changes > 0;
+    },
+    async finish(id, token, outcome, at) {
+      const { status, urlsFound, added, notAdded, files, stopped, error, nextReadAt } = outcome;
+      statements.finish.run({ id, token, at, status, urlsFound, added, notAdded: JSON.stringify(notAdded), files, stopped, error, nextReadAt });
+    },
+    async release(id, token, at) {
+      statements.release.run({ id, token, at });
     },
     async activeCounts(accountId) {
       return statements.active.get({ account: accountId })!;
     },
     async cancel(accountId, id, at) {
       return statements.cancel.run({ account: accountId, id, at }).changes > 0;
-    },
-    async finish(id, outcome, at) {
-      statements.finish.run(outcome.status, outcome.urlsFound, outcome.added, outcome.error, outcome.nextReadAt, at, id);
     },
   };
 }

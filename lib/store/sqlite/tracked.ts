@@ -2,7 +2,7 @@ import { networkListOf } from "../accounts.ts";
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import type { DueRefresh, Tracker, TrackedStore } from "../tracked.ts";
-import { DUE_AGAIN, pageOf, pageStatements, summaryColumns, TRACKED_SELECT, toTracked, type TrackedRow } from "../tracked-rows.ts";
+import { DUE_AGAIN, FAIR_DUE, pageOf, pageStatements, summaryColumns, TRACKED_SELECT, toTracked, type TrackedRow } from "../tracked-rows.ts";
 
 const aliasList = z.array(z.string());
 
@@ -19,20 +19,15 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     get: db.prepare<[string, number], TrackedRow>(`${TRACKED_SELECT} WHERE t.account_id = ? AND t.url_id = ?`),
     setAliases: db.prepare<[string, string, number]>("UPDATE tracked_url SET aliases = ? WHERE account_id = ? AND url_id = ?"),
     dueNow: db.prepare<{ at: number; urlId: number }>(`UPDATE refresh_schedule SET ${DUE_AGAIN("@at", "MAX")} WHERE url_id = @urlId`),
-    dueNew: db.prepare<[number, number, number], { url_id: number }>(`
-      SELECT url_id FROM refresh_schedule INDEXED BY refresh_schedule_never_refreshed_idx
-      WHERE last_refreshed_at IS NULL AND next_refresh_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-      ORDER BY next_refresh_at LIMIT ?`),
-    due: db.prepare<[number, number, number], { url_id: number }>(`
-      SELECT url_id FROM refresh_schedule
-      WHERE next_refresh_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-      ORDER BY next_refresh_at LIMIT ?`),
+    due: db.prepare<{ now: number; max: number }, { url_id: number }>(FAIR_DUE),
     lease: db.prepare<[number, string, number]>("UPDATE refresh_schedule SET lease_until = ?, lease_token = ? WHERE url_id = ?"),
     leased: db.prepare<[number], { url_id: number; url: string; first_tracked_at: number; next_refresh_at: number }>(`
       SELECT s.url_id, c.url, s.first_tracked_at, s.next_refresh_at
       FROM refresh_schedule s JOIN counted_url c ON c.id = s.url_id WHERE s.url_id = ?`),
-    trackers: db.prepare<[number], { account_id: string; aliases: string; count_variants: number; networks: string | null }>(`
-      SELECT t.account_id, t.aliases, a.count_variants, a.networks FROM tracked_url t JOIN account a ON a.id = t.account_id
+    trackers: db.prepare<[number], { account_id: string; aliases: string; count_variants: number; networks: string | null; since: number }>(`
+      SELECT t.account_id, t.aliases, a.count_variants, a.networks, MIN(COALESCE(q.first_at, t.added_at), t.added_at) AS since
+      FROM tracked_url t JOIN account a ON a.id = t.account_id
+      LEFT JOIN queried_url q ON q.account_id = t.account_id AND q.url_id = t.url_id
       WHERE t.url_id = ? ORDER BY t.account_id`),
     complete: db.prepare<[number, number, number, number, string]>(`
       UPDATE refresh_schedule SET next_refresh_at = CASE WHEN next_refresh_at = ? THEN ? ELSE next_refresh_at END,
@@ -80,19 +75,13 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     return true;
   });
 
-  // URLs never refreshed first, then the most overdue: each leased at once, so the second query skips it.
-  const claim = db.transaction((now: number, max: number, leaseMs: number, token: string): DueRefresh[] => {
-    const claimed: DueRefresh[] = [];
-    for (const query of [statements.dueNew, statements.due]) {
-      for (const { url_id } of query.all(now, now, max - claimed.length)) {
-        statements.lease.run(now + leaseMs, token, url_id);
-        const row = statements.leased.get(url_id)!;
-        claimed.push({ urlId: row.url_id, url: row.url, firstTrackedAt: row.first_tracked_at, dueAt: row.next_refresh_at });
-      }
-      if (claimed.length >= max) break;
-    }
-    return claimed;
-  });
+  const claim = db.transaction((now: number, max: number, leaseMs: number, token: string): DueRefresh[] =>
+    statements.due.all({ now, max }).map(({ url_id }) => {
+      statements.lease.run(now + leaseMs, token, url_id);
+      const row = statements.leased.get(url_id)!;
+      return { urlId: row.url_id, url: row.url, firstTrackedAt: row.first_tracked_at, dueAt: row.next_refresh_at };
+    }),
+  );
 
   const complete = db.transaction(
     (due: { urlId: number; dueAt: number }, token: string, refreshedAt: number, nextAt: number, summaries: Parameters<TrackedStore["completeRefresh"]>[4]) => {
@@ -139,6 +128,7 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
             aliases: aliasList.parse(JSON.parse(row.aliases)),
             countVariants: row.count_variants === 1,
             networks: networkListOf(row.networks),
+            since: Number(row.since),
           })),
         );
       }

@@ -15,8 +15,8 @@ export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserve
     reserve: db.prepare<[{ account: string; day: string; queries: number; quota: number }]>(`
       INSERT INTO daily_usage (account_id, day, queries) VALUES (@account, @day, @queries)
       ON CONFLICT (account_id, day) DO UPDATE SET queries = queries + @queries WHERE daily_usage.queries + @queries <= @quota`),
-    release: db.prepare<[string, string]>(
-      "UPDATE daily_usage SET queries = queries - 1 WHERE account_id = ? AND day = ? AND queries > 0",
+    release: db.prepare<[number, string, string]>(
+      "UPDATE daily_usage SET queries = MAX(queries - ?, 0) WHERE account_id = ? AND day = ? AND queries > 0",
     ),
     queriesOn: db.prepare<[string, string], number>("SELECT queries FROM daily_usage WHERE account_id = ? AND day = ?").pluck(),
     between: db.prepare<[string, string, string], { day: string; queries: number }>(
@@ -36,6 +36,13 @@ export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserve
     return changes === 0 ? null : statements.queriesOn.get(r.accountId, r.day)!;
   };
   const reserveMany = db.transaction((reservations: Reservation[]) => reservations.map(reserveIn));
+  const reserveAtLeast = db.transaction((r: Reservation, minimum: number): number => {
+    const used = statements.queriesOn.get(r.accountId, r.day) ?? 0;
+    const granted = Math.min(r.queries, r.dailyQuota - used);
+    if (granted <= 0 || granted < minimum) return 0;
+    reserveIn({ ...r, queries: granted });
+    return granted;
+  });
 
   /**
    * As many as possible of `wanted` queries on one usage row within its quota: usually one conditional
@@ -85,8 +92,14 @@ export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserve
     async reserveMany(reservations) {
       return reserveMany(reservations);
     },
+    async reserveUpTo(accountId, day, dailyQuota, wanted, minimum) {
+      return reserveAtLeast.immediate({ accountId, day, dailyQuota, queries: wanted }, minimum);
+    },
     async release(accountId, day) {
-      statements.release.run(accountId, day);
+      statements.release.run(1, accountId, day);
+    },
+    async releaseMany(accountId, day, count) {
+      if (count > 0) statements.release.run(count, accountId, day);
     },
     async queriesOn(accountId, day) {
       return statements.queriesOn.get(accountId, day) ?? 0;

@@ -3,12 +3,13 @@ import { rateLimiter, retryMinutes, takeFromLimits } from "@/dashboard/server/au
 import { dashboard } from "@/dashboard/server/context";
 import { DashboardError } from "@/dashboard/client/dashboard-error";
 import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
+import { MAX_PASSWORD_LENGTH, passwordProblem } from "@/lib/accounts/password-rule";
 
 const input = z
   .object({
     // Absent for an account that signs in with GitHub or Google and has no password yet.
     currentPassword: z.string().max(1024).optional(),
-    newPassword: z.string().min(10, "Use at least 10 characters.").max(1024),
+    newPassword: z.string().max(MAX_PASSWORD_LENGTH),
     confirmPassword: z.string(),
   })
   .refine((v) => v.newPassword === v.confirmPassword, { message: "The two new passwords differ.", path: ["confirmPassword"] });
@@ -19,6 +20,8 @@ const attempts = () => rateLimiter("password-change", 5, 15 * 60);
 /** Changes the password; this browser stays signed in, every other session of the account is signed out. */
 export const POST = signedInEndpoint({ input }, async ({ account, input }) => {
   const { accounts } = dashboard();
+  const problem = passwordProblem(input.newPassword, account.email);
+  if (problem) throw new DashboardError("invalid_input", 422, problem);
   if (await accounts.hasPassword(account.id)) {
     const taken = await takeFromLimits([[attempts(), account.id]]);
     if (!taken.ok) throw new DashboardError("rate_limited", 429, `Too many attempts. Try again in ${retryMinutes(taken.retryAfterMs)} minute(s).`);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 import { MAX_URL_LENGTH } from "@/lib/urls/count-url";
-import { MAX_TRACKED_PER_REQUEST } from "@/lib/v2/schemas";
+import { MAX_TRACKED_PER_REQUEST } from "@/lib/v2/tracked-schemas";
 
 const pageQuery = z.object({
   sort: z.enum(["total", "change_7d", "added"]).default("added"),

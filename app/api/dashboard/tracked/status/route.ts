@@ -1,4 +1,8 @@
 import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 
-/** Tracked URLs of the plan's limit, and whether refreshes run late. */
-export const GET = signedInEndpoint({}, async ({ api }) => (await api()).trackedStatus());
+/** Tracked URLs of the plan's limit, whether refreshes run late, and today's quota left (what a new URL costs from). */
+export const GET = signedInEndpoint({}, async ({ api }) => {
+  const client = await api();
+  const [status, quota] = await Promise.all([client.trackedStatus(), client.quota()]);
+  return { ...status, quota_left_today: quota.quota_remaining_today };
+});

@@ -1,0 +1,23 @@
+"use client";
+
+import { formatNumber } from "@/dashboard/client/format";
+import { useTrackedStatus } from "@/dashboard/client/hooks/use-tracked";
+
+/** What adding URLs costs, said before anything is added: a slot and a query of today's quota per new URL. */
+export function AddCost({ adding }: { adding?: number }) {
+  const status = useTrackedStatus();
+  if (!status.isSuccess) return null;
+  const { tracked, limit, quota_left_today: quotaLeft } = status.data;
+  const free = Math.max(0, limit - tracked);
+  const fits = adding === undefined ? null : Math.min(adding, free, quotaLeft);
+  return (
+    <p className="mt-2 text-xs text-slate-600" data-testid="add-cost">
+      Each URL you do not track yet takes a slot and spends one query of today&apos;s quota (already tracked ones are free):{" "}
+      <span className="tabular-nums">{formatNumber(free)}</span> slot{free === 1 ? "" : "s"} free,{" "}
+      <span className="tabular-nums">{formatNumber(quotaLeft)}</span> quer{quotaLeft === 1 ? "y" : "ies"} left today.
+      {fits !== null && adding !== undefined && fits < adding && (
+        <strong className="font-medium text-amber-800"> At most the first {formatNumber(fits)} new URLs of these will be added.</strong>
+      )}
+    </p>
+  );
+}

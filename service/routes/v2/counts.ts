@@ -1,0 +1,48 @@
+import { parseCountUrl } from "../../../lib/urls/count-url.ts";
+import { admits } from "../../../lib/whitelist/domains.ts";
+import { variantsOf } from "../../../lib/history/variants.ts";
+import type { ApiDeps } from "../../api-deps.ts";
+import { paidQuery } from "../../counts/count-url.ts";
+import { apiErrors } from "../../http/errors.ts";
+import { send } from "../../http/respond.ts";
+import { validQuery } from "../../http/validate.ts";
+import { combinedNetworks, lookupNetworks } from "../../v2/network-objects.ts";
+import { countsQuerySchema } from "../../../lib/v2/schemas.ts";
+import { iso, networksAsked, v2Endpoint } from "./v2-endpoint.ts";
+
+/**
+ * GET /v2/counts: one query of the daily quota, with each network's status; only the networks asked are
+ * called. With variants, the forms' combined counts too (forms off an enforced whitelist are not asked).
+ */
+export const v2CountsHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account, { params }) => {
+    const query = validQuery(countsQuerySchema, params);
+    const parsed = parseCountUrl(query.url);
+    if (!parsed.ok) throw apiErrors.invalidUrl(parsed.reason);
+    const wanted = networksAsked(deps, account, query.networks);
+    const target = { host: parsed.url.hostname, normalized: parsed.normalized };
+    const forms = query.variants
+      ? variantsOf(parsed.normalized).filter((form) => admits(account.whitelist, new URL(form).hostname))
+      : [parsed.normalized];
+    const { result: lookups, remaining } = await paidQuery(deps, account, target, "1.1", () =>
+      Promise.all(forms.map((form) => deps.counts.lookupNetworks(form, wanted))),
+    );
+    const headers = { "X-Quota-Remaining": String(remaining), ...(deps.sandbox ? { "X-Sharecount-Sandbox": "1" } : {}) };
+    const main = lookups[0]!;
+    if (!query.variants) {
+      return send(200, { url: parsed.normalized, fetched_at: iso(main.fetchedAt), networks: lookupNetworks(main, wanted) }, { headers });
+    }
+    return send(
+      200,
+      {
+        url: parsed.normalized,
+        fetched_at: iso(Math.min(...lookups.map((l) => l.fetchedAt))),
+        networks: combinedNetworks(lookups, wanted),
+        variants: forms.map((form, i) => ({ url: form, networks: lookupNetworks(lookups[i]!, wanted) })),
+      },
+      { headers },
+    );
+  });
+
+/** GET /v2/networks: every network's state, calls and budget (no quota is spent). */
+export const v2NetworksHandler = (deps: ApiDeps) => v2Endpoint(deps, async () => send(200, { networks: await deps.networkHealth() }));

@@ -1,0 +1,50 @@
+import type { IncomingMessage } from "node:http";
+import type { NetworkId } from "../../../lib/counts/all-networks.ts";
+import type { AccountContext } from "../../../lib/store/accounts.ts";
+import type { ApiDeps } from "../../api-deps.ts";
+import { endpoint, type Endpoint, type EndpointRequest } from "../../http/endpoint.ts";
+import { ApiError } from "../../http/errors.ts";
+import { apiKeyParam, plainRequestQuery, type QueryParams } from "../../http/query.ts";
+import type { Answer } from "../../http/respond.ts";
+
+/** JSON bodies of v2 (10,000 URLs of a typical length fit; longer lists go in several requests or a sitemap). */
+export const MAX_V2_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The key from `Authorization: Bearer <key>` or from `apikey`; both at once must agree. */
+function v2Key(req: IncomingMessage, params: QueryParams): string | undefined {
+  const header = req.headers.authorization;
+  const query = apiKeyParam(params);
+  if (header === undefined) return query;
+  const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1];
+  if (!bearer) throw new ApiError("invalid_api_key", 401, "The Authorization header must be `Bearer <your API key>`.");
+  if (query !== undefined && query !== bearer) {
+    throw new ApiError("invalid_parameter", 400, "Two different API keys were sent (Authorization and apikey): send one.");
+  }
+  return bearer;
+}
+
+type V2Handler = (account: AccountContext, request: EndpointRequest) => Promise<Answer>;
+
+/** A v2 endpoint: JSON only (JSONP stays a v1 feature), authenticated by bearer token or `apikey`. */
+export function v2Endpoint(deps: ApiDeps, answer: V2Handler): Endpoint {
+  return endpoint("refuse", async (request) => answer(await deps.auth.authenticate(v2Key(request.req, request.params)), request), plainRequestQuery);
+}
+
+export const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
+
+/**
+ * The networks a v2 request asks or answers: those it names, else those the account shows (what every v2
+ * answer carries, and what totals sum); each must be one this service asks.
+ */
+export function networksAsked(deps: ApiDeps, account: AccountContext, named: readonly NetworkId[] | undefined): NetworkId[] {
+  if (!named) {
+    const shown = deps.counts.enabled.filter((id) => account.networks === null || account.networks.includes(id));
+    // Networks the account chose may have been turned off since: then it sees every network the service asks.
+    return shown.length > 0 ? shown : [...deps.counts.enabled];
+  }
+  const off = named.filter((id) => !deps.counts.enabled.includes(id));
+  if (off.length > 0) {
+    throw new ApiError("invalid_parameter", 400, `This service does not ask ${off.join(", ")} (see GET /v2/networks): leave ${off.length === 1 ? "it" : "them"} out of networks.`);
+  }
+  return [...new Set(named)];
+}
