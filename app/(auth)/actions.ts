@@ -15,7 +15,12 @@ export interface AuthFormState {
 
 // Signing in only looks an email up: any account's, as it was accepted when the account was made.
 const credentials = z.object({
-  email: z.string().trim().min(1, "Enter your email address.").max(MAX_EMAIL_LENGTH),
+  email: z
+    .string()
+    .trim()
+    .min(1, "Enter your email address.")
+    .max(MAX_EMAIL_LENGTH)
+    .refine((email) => !/[\u0000-\u001f]/.test(email), "Wrong email or password."),
   password: z.string().min(1, "Enter your password.").max(1024),
 });
 

@@ -49,6 +49,8 @@ export function refusal(req: Pick<http.IncomingMessage, "method" | "url" | "head
   };
   const forwarded = forwardedRefusal(req.headers);
   if (forwarded) return forwarded;
+  // Next.js decodes the path to route it, and answers a plain-text 500 when it cannot.
+  if (!decodablePath(req.url ?? "/")) return { status: 400, error: "bad_request", message: "The request path is not valid percent-encoding." };
   const url = URL.parse(req.url ?? "/", "http://sharecount.invalid");
   const callbackUrl = url?.searchParams.get("callbackUrl");
   if (url?.pathname.startsWith("/api/auth/") && callbackUrl && !isCallbackUrl(callbackUrl)) {
@@ -77,4 +79,13 @@ export function refusal(req: Pick<http.IncomingMessage, "method" | "url" | "head
     return { status: 413, error: "body_too_large", message: `The request body is over ${limit} bytes.` };
   }
   return null;
+}
+
+function decodablePath(target: string): boolean {
+  try {
+    decodeURIComponent(target.split("?", 1)[0]!);
+    return true;
+  } catch {
+    return false;
+  }
 }

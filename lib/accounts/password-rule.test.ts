@@ -12,6 +12,7 @@ describe("passwordProblem", () => {
     expect(passwordProblem("jane.doe@example.com", "jane.doe@example.com")).toMatch(/does not contain your email/);
     expect(passwordProblem("JANE.DOE2026!", "jane.doe@example.com")).toMatch(/does not contain your email/);
     expect(passwordProblem("my-jane.doe-password", "Jane.Doe@Example.com")).toMatch(/does not contain your email/);
+    expect(passwordProblem("JaneDoe-2026!", "jane.doe@example.com")).toMatch(/does not contain your email/);
     // A name of one or two letters is in too many good passwords to refuse them.
     expect(passwordProblem("jo is a fine name 99", "jo@example.com")).toBeNull();
   });

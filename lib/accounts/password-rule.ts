@@ -14,6 +14,9 @@ export function passwordProblem(password: string, email: string): string | null 
   const address = email.trim().toLowerCase();
   const name = address.slice(0, Math.max(0, address.lastIndexOf("@")));
   const lower = password.toLowerCase();
-  if (lower === address || (name.length >= 3 && lower.includes(name))) return "Choose a password that does not contain your email address.";
+  // Also without dots, dashes and the like: john.smith's "JohnSmith1!" is as easily guessed.
+  const letters = (text: string) => text.replace(/[^\p{L}\p{N}]/gu, "");
+  const contains = (within: string, part: string) => part.length >= 3 && within.includes(part);
+  if (lower === address || contains(lower, name) || contains(letters(lower), letters(name))) return "Choose a password that does not contain your email address.";
   return null;
 }

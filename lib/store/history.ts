@@ -7,10 +7,18 @@ import type { ObservedValues } from "../history/observed.ts";
  */
 
 export interface HistoryPoint {
-  /** When the counts were fetched (epoch ms). */
+  /** When the counts were fetched (epoch ms): the newest observation the point holds. */
   at: number;
   values: ObservedValues;
+  /**
+   * Set when the point merges observations from earlier in its hour: the earliest. Whoever came to the URL
+   * after it may not read the point (some of its networks may be from before).
+   */
+  firstAt?: number;
 }
+
+/** When the oldest observation a point holds was made. */
+export const firstObservedAt = (point: HistoryPoint): number => point.firstAt ?? point.at;
 
 export interface HistoryStore {
   /** The ids of these URLs, adding the ones not seen before. */

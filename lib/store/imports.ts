@@ -44,8 +44,18 @@ export interface ImportOutcome extends ImportProgress {
   nextReadAt: number | null;
 }
 
+/** What an account may have at once: imports queued or running, and feeds read again daily. */
+export interface ImportCaps {
+  pending: number;
+  feeds: number;
+}
+
 export interface ImportStore {
-  create(entry: { id: string; accountId: string; kind: ImportKind; sourceUrl: string; at: number }): Promise<void>;
+  /**
+   * Queues an import unless the account is at one of its caps (counted and added as one step, so concurrent
+   * requests cannot pass them): which cap stopped it, or null.
+   */
+  create(entry: { id: string; accountId: string; kind: ImportKind; sourceUrl: string; at: number }, caps: ImportCaps): Promise<keyof ImportCaps | null>;
   get(accountId: string, id: string): Promise<UrlImport | null>;
   /** The account's imports, newest first. */
   list(accountId: string, limit: number): Promise<UrlImport[]>;
@@ -62,8 +72,6 @@ export interface ImportStore {
   finish(id: string, token: string, outcome: ImportOutcome, at: number): Promise<void>;
   /** Gives a running import back to the queue (its worker is stopping); this run does not count as an attempt. */
   release(id: string, token: string, at: number): Promise<void>;
-  /** The account's imports waiting or running, and its feeds read again daily (what the caps count). */
-  activeCounts(accountId: string): Promise<{ pending: number; feeds: number }>;
   /**
    * Stops an import: a queued or running one is cancelled (a running one's worker stops at its next batch), and a
    * feed is not read again. Whether it was the account's.

@@ -38,7 +38,10 @@ export const OBSERVATION_COLUMNS: readonly Column[] = GROUPS.flatMap((group) => 
 export const columnsOfNetwork = (network: ObservedNetwork): readonly Column[] =>
   GROUPS.find((group) => group.network === network)!.fields.map((f) => f.column);
 
-export type ObservationRow = { observed_at: number } & Record<Column, number | null>;
+export type ObservationRow = { observed_at: number; first_observed_at: number | null } & Record<Column, number | null>;
+
+/** The columns every reading of points selects before the networks' (OBSERVATION_COLUMNS). */
+export const POINT_TIMES = "observed_at, first_observed_at";
 
 export { HOUR_MS, hourOf } from "../history/observed.ts";
 
@@ -57,7 +60,9 @@ export function pointOf(row: ObservationRow): HistoryPoint {
     if (row[fields[0]!.column] === null) continue;
     values[network] = fields[0]!.field === null ? row[fields[0]!.column] : Object.fromEntries(fields.map(({ field, column }) => [field, row[column]]));
   }
-  return { at: Number(row.observed_at), values: observedValuesSchema.parse(values) };
+  const at = Number(row.observed_at);
+  const first = row.first_observed_at === null ? at : Number(row.first_observed_at);
+  return { at, values: observedValuesSchema.parse(values), ...(first < at ? { firstAt: first } : {}) };
 }
 
 /**
@@ -71,7 +76,13 @@ export function mergeAssignments(table: string, excluded: string): string {
     const taken = `${holds(excluded)} AND (${newer} OR NOT ${holds(table)})`;
     return fields.map(({ column }) => `${column} = CASE WHEN ${taken} THEN ${excluded}.${column} ELSE ${table}.${column} END`);
   });
-  return [`observed_at = CASE WHEN ${newer} THEN ${excluded}.observed_at ELSE ${table}.observed_at END`, ...networks].join(",\n  ");
+  // A row written before first_observed_at existed has NULL there: its first observation is its only one.
+  const first = `COALESCE(${table}.first_observed_at, ${table}.observed_at)`;
+  return [
+    `observed_at = CASE WHEN ${newer} THEN ${excluded}.observed_at ELSE ${table}.observed_at END`,
+    `first_observed_at = CASE WHEN ${excluded}.observed_at < ${first} THEN ${excluded}.observed_at ELSE ${first} END`,
+    ...networks,
+  ].join(",\n  ");
 }
 
 /** Leaves the last point of each UTC day (24 epoch hours) in the hour range: the statement's WHERE. */

@@ -78,7 +78,12 @@ export const trackedListQuerySchema = z.strictObject({
   order: z.enum(["desc", "asc"]).default("desc"),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   cursor: z.string().max(200).optional().meta({ description: "next_cursor of the previous page" }),
-  q: z.string().max(200).optional().meta({ description: "Only URLs containing this text" }),
+  q: z
+    .string()
+    .max(200)
+    .refine((text) => !/[\u0000-\u001f]/.test(text), "q may not contain control characters")
+    .optional()
+    .meta({ description: "Only URLs containing this text" }),
   filter: z
     .enum(["growing", "uncounted"])
     .optional()

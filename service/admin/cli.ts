@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { passwordProblem } from "../../lib/accounts/password-rule.ts";
 import { Accounts, AccountError } from "../../lib/accounts/accounts.ts";
 import { QuotaClock } from "../../lib/quota/clock.ts";
 import { migrate } from "../../lib/db/migrate.ts";
@@ -70,11 +71,11 @@ async function main(argv: string[]): Promise<unknown> {
   try {
     switch (command) {
       case "account:create": {
-        const { account, apiKey } = await accounts.create({
-          email: required(values, "email"),
-          plan: required(values, "plan"),
-          password: values.password,
-        });
+        const email = required(values, "email");
+        // The sign-up rule holds here too: a password set by an operator is guessed as easily.
+        const problem = values.password === undefined ? null : passwordProblem(values.password, email);
+        if (problem) throw new AccountError(`--password: ${problem}`);
+        const { account, apiKey } = await accounts.create({ email, plan: required(values, "plan"), password: values.password });
         return { email: account.email, plan: account.planName, apikey: apiKey };
       }
       case "account:plan":

@@ -1,6 +1,6 @@
 import { parseCountUrl } from "../../lib/urls/count-url.ts";
 import type { AccountContext } from "../../lib/store/accounts.ts";
-import type { HistoryPoint } from "../../lib/store/history.ts";
+import { firstObservedAt, type HistoryPoint } from "../../lib/store/history.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { ApiError, apiErrors } from "../http/errors.ts";
 import { assertWhitelisted } from "../accounts/whitelist.ts";
@@ -50,7 +50,8 @@ export async function readHistory(
   if (id === null) throw noHistory();
   const since = (await accessSince(deps, account.id, [{ urlId: id }])).get(id);
   if (since === undefined) throw noHistory();
-  const points = await history.points(id, Math.max(range.from, since), range.to);
+  // A point whose hour merges an earlier observation (another account's) is not this account's either.
+  const points = (await history.points(id, Math.max(range.from, since), range.to)).filter((point) => firstObservedAt(point) >= since);
   return { url: parsed.normalized, points: interval === "day" ? dailyPoints(points) : points };
 }
 

@@ -1,5 +1,6 @@
 import type { NetworkId } from "../../lib/counts/all-networks.ts";
 import { onlyNetworks, totalOf } from "../../lib/history/observed.ts";
+import { firstObservedAt } from "../../lib/store/history.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { accessSince, dailyPoints } from "./read-history.ts";
 
@@ -24,7 +25,7 @@ export async function sparklines(
   const lines = new Map<number, (number | null)[]>();
   for (const id of urlIds) {
     const line: (number | null)[] = Array.from({ length: SPARKLINE_DAYS }, () => null);
-    const own = (points.get(id) ?? []).filter((point) => point.at >= (since.get(id) ?? Infinity));
+    const own = (points.get(id) ?? []).filter((point) => firstObservedAt(point) >= (since.get(id) ?? Infinity));
     for (const point of dailyPoints(own)) line[Math.floor((point.at - start) / DAY)] = totalOf(onlyNetworks(point.values, networks));
     lines.set(id, line);
   }

@@ -5,7 +5,7 @@ import { ImportStopped } from "./import-error.ts";
 import { IMPORT_TIME_LIMIT_MS, runImport, type ImportDeps } from "./run-import.ts";
 
 /** Imports one worker runs at once (of different accounts: the store hands out one per account at a time). */
-export const IMPORTS_PER_WORKER = 4;
+export const IMPORTS_PER_WORKER = 16;
 /** Longer than an import may run: a lease that runs out means its worker died. */
 const LEASE_MS = IMPORT_TIME_LIMIT_MS + 5 * 60_000;
 /** How often running imports are looked at for a cancel (a document that sends nothing is stopped too). */

@@ -26,15 +26,17 @@ export async function queueImport(
     throw new ApiError("invalid_url", 400, `The ${kind} must be a complete http:// or https:// URL.`);
   }
   if (url.username || url.password) throw new ApiError("invalid_url", 400, `The ${kind}'s URL must not carry a user name or password.`);
-  const active = await deps.store.imports.activeCounts(account.id);
-  if (active.pending >= MAX_PENDING_IMPORTS) {
+  const id = randomUUID();
+  const refused = await deps.store.imports.create(
+    { id, accountId: account.id, kind, sourceUrl: url.href, at: deps.clock.now() },
+    { pending: MAX_PENDING_IMPORTS, feeds: MAX_FEEDS },
+  );
+  if (refused === "pending") {
     throw new ApiError("import_limit_exceeded", 429, `At most ${MAX_PENDING_IMPORTS} imports wait or run at once: follow them at /v2/imports/{id} and add more when they are done.`);
   }
-  if (kind === "feed" && active.feeds >= MAX_FEEDS) {
+  if (refused === "feeds") {
     throw new ApiError("import_limit_exceeded", 429, `At most ${MAX_FEEDS} feeds are read daily per account: cancel one (DELETE /v2/imports/{id}) to add another.`);
   }
-  const id = randomUUID();
-  await deps.store.imports.create({ id, accountId: account.id, kind, sourceUrl: url.href, at: deps.clock.now() });
   deps.importQueued();
   return { import_id: id, status: "queued" };
 }

@@ -111,6 +111,21 @@ describe("readSitemap", () => {
     expect(server.hits).toHaveLength(4);
   });
 
+  it("keeps no more listed sitemaps than can still be read, at every level of nested indexes together", async () => {
+    // Each index lists 200 sitemaps, the first of them another index: with 10 files to read, at most 9 are kept.
+    const routes: Record<string, Route> = {};
+    for (let level = 0; level < 5; level++) {
+      const children = [`/level-${level + 1}.xml`, ...Array.from({ length: 199 }, (_, i) => `/leaf-${level}-${i}.xml`)];
+      routes[`/level-${level}.xml`] = xml(sitemapIndex(children));
+      for (let i = 0; i < 199; i++) routes[`/leaf-${level}-${i}.xml`] = xml(urlset([`https://example.com/${level}/${i}`]));
+    }
+    routes["/level-5.xml"] = xml(urlset(["https://example.com/deepest"]));
+    const server = await serve(routes);
+    const result = await read(server.url("/level-0.xml"), { maxFiles: 10 });
+    expect(result).toMatchObject({ files: 10, stopped: "file_limit" });
+    expect(server.hits).toHaveLength(10);
+  });
+
   it("stops the import once its documents passed maxImportBytes in all (byte_limit), each file under its own bound", async () => {
     const children = Array.from({ length: 5 }, (_, i) => `/part-${i}.xml`);
     const page = (i: number) => urlset(Array.from({ length: 100 }, (_, j) => `https://example.com/${i}/${j}`));

@@ -26,15 +26,25 @@ export async function readSitemapWith(
 ): Promise<void> {
   const visited = new Set<string>();
   let files = 0;
+  /**
+   * Listed sitemaps kept to be read, at every open level together: no more than can still be read (maxFiles), so
+   * deep indexes of long lists hold a bounded list. One listed beyond it ends the import at the file limit.
+   */
+  let queued = 0;
+  let dropped = false;
 
   const visit = async (fileUrl: string, ancestors: readonly string[]): Promise<void> => {
     files += 1;
     onFile(files);
     visited.add(withoutFragment(fileUrl));
-    const file = await fetcher.read(fileUrl, "sitemap", (document) => readSitemapFile(document, fileUrl, found, limits), signal);
+    const room = Math.max(0, limits.maxFiles - files - queued);
+    const file = await fetcher.read(fileUrl, "sitemap", (document) => readSitemapFile(document, fileUrl, found, limits, room), signal);
+    dropped ||= file.dropped;
+    queued += file.sitemaps.length;
     visited.add(withoutFragment(file.url));
     const lineage = [...ancestors, withoutFragment(fileUrl), withoutFragment(file.url)];
     for (const listed of file.sitemaps) {
+      queued -= 1;
       const child = resolved(listed, file.url, fileUrl);
       if (lineage.includes(child)) {
         throw new ImportError(`The sitemap index at ${fileUrl} lists ${child}, an index that leads to it: sitemap indexes must not form a loop.`);
@@ -47,22 +57,28 @@ export async function readSitemapWith(
 
   try {
     await visit(url, []);
+    if (dropped) throw new ImportStopped("file_limit");
   } finally {
     await fetcher.close();
   }
 }
 
 /**
- * Reads one sitemap file: its URLs go into `found`, the sitemaps an index lists are returned (at most
- * maxUrlsPerFile of at most 2,048 characters each: an index's list is bounded too).
+ * Reads one sitemap file: its URLs go into `found`; of the sitemaps an index lists, the first `room` are returned
+ * (`dropped`: it listed more).
  */
-async function readSitemapFile(document: FetchedDocument, requested: string, found: FoundUrls, limits: SourceLimits) {
+async function readSitemapFile(document: FetchedDocument, requested: string, found: FoundUrls, limits: SourceLimits, room: number) {
   const sitemaps: string[] = [];
+  let dropped = false;
   let root: "urlset" | "sitemapindex" | undefined;
   let loc: UrlText | null = null;
   let locs = 0;
   /** An index's entries are kept (they are read next): the same rule as page URLs, into this list. */
-  const listed: FoundUrls = { add: (url) => void sitemaps.push(url), tooLong: () => {}, flush: async () => {} };
+  const listed: FoundUrls = {
+    add: (url) => void (sitemaps.length < room ? sitemaps.push(url) : (dropped = true)),
+    tooLong: () => {},
+    flush: async () => {},
+  };
   await readXml(
     document.chunks,
     {
@@ -96,7 +112,7 @@ async function readSitemapFile(document: FetchedDocument, requested: string, fou
     },
     documentAt("sitemap", requested),
   );
-  return { url: document.url, sitemaps };
+  return { url: document.url, sitemaps, dropped };
 }
 
 function withoutFragment(url: string): string {

@@ -85,4 +85,14 @@ describe("readXml", () => {
     await importError(locs(Buffer.from(`<urlset a="${"x".repeat(200_000)}"/>`)), "has an attribute value longer than 65,536 characters");
     await importError(locs(Buffer.from(`<urlset><!--${"x".repeat(200_000)}--></urlset>`)), "has a comment longer than 65,536 characters");
   });
+
+  it("refuses an element with too many attributes, or too much of them, however small each is", async () => {
+    const many = Array.from({ length: 100 }, (_, i) => `a${i}="x"`).join(" ");
+    await importError(locs(Buffer.from(`<urlset ${many}/>`)), "has an element with more than 64 attributes");
+    const large = Array.from({ length: 20 }, (_, i) => `a${i}="${"x".repeat(60_000)}"`).join(" ");
+    await importError(locs(Buffer.from(`<urlset ${large}/>`)), "has an element with more than 64 attributes or 65,536 characters of them");
+    expect(await locs(Buffer.from(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="x"><loc>https://example.com/</loc></urlset>`))).toEqual([
+      "https://example.com/",
+    ]);
+  });
 });

@@ -18,6 +18,12 @@ export interface XmlReader {
 
 /** Far deeper than any sitemap or feed: deeper nesting is an attack on the readers, not a document. */
 const MAX_DEPTH = 100;
+/**
+ * An element's attributes, in number and in characters all told (sitemaps and feeds carry a few namespace
+ * declarations): sax bounds each value, not how many there are, and holds them all until the tag closes.
+ */
+const MAX_ATTRIBUTES = 64;
+const MAX_ATTRIBUTE_CHARS = 64 * 1024;
 
 /**
  * sax's bound on each of its buffers (its MAX_BUFFER_LENGTH default): text and CDATA past it are handed on in
@@ -43,13 +49,30 @@ const OPTIONS = { xmlns: false, position: true, strictEntities: true } as sax.SA
 export async function readXml(chunks: AsyncIterable<Buffer>, reader: XmlReader, subject: string): Promise<void> {
   const parser = sax.parser(true, OPTIONS);
   const path: string[] = [];
+  let attributes = 0;
+  let attributeChars = 0;
   parser.onerror = (error) => {
     throw notWellFormed(subject, error.message);
+  };
+  parser.onopentagstart = () => {
+    attributes = 0;
+    attributeChars = 0;
+  };
+  parser.onattribute = ({ name, value }) => {
+    attributes += 1;
+    attributeChars += name.length + value.length;
+    if (attributes > MAX_ATTRIBUTES || attributeChars > MAX_ATTRIBUTE_CHARS) {
+      throw new ImportError(
+        `${subject} has an element with more than ${MAX_ATTRIBUTES} attributes or ${MAX_ATTRIBUTE_CHARS.toLocaleString("en-US")} characters of them; sitemaps and feeds have a few.`,
+      );
+    }
   };
   parser.onopentag = (tag) => {
     if (path.length >= MAX_DEPTH) throw new ImportError(`${subject} nests elements more than ${MAX_DEPTH} deep; sitemaps and feeds need a handful.`);
     path.push(localName(tag.name));
     reader.open(path.at(-1)!, tag.attributes as Record<string, string>, path);
+    // sax keeps each open element's tag until it closes: only its name is needed after this.
+    tag.attributes = {};
   };
   parser.ontext = (text) => reader.text(text);
   parser.oncdata = (text) => reader.text(text);

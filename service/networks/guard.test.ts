@@ -177,7 +177,24 @@ describe("Retry-After, per-minute budgets and health", () => {
     const health = await guard.health();
     expect(health).toMatchObject({ state: "throttled", budgetPerHour: 180 });
     expect(health.retryAt! - Date.now()).toBeLessThanOrEqual(60_000);
-    expect(await guard.refreshesLeft()).toBe(90);
+    // The refresh share is 90 an hour, taken at most a minute's worth (2) a minute.
+    expect(await guard.refreshesLeft()).toBe(2);
+  });
+
+  it("spreads the refresh share over the hour, gives back what another budget refused, and says budget_exhausted", async () => {
+    // 60 refreshes an hour, one a minute; Facebook-like, one call per URL an hour.
+    const guard = new NetworkGuard({ kind: "memory" }, { network: "facebook", appPerHour: 120, perUrlPerHour: 1, refreshShare: 0.5 });
+    expect((await guard.admit("https://example.com/a")).refusal).toBeNull();
+    // The per-URL budget refuses this refresh: the minute's refresh is not spent on it.
+    expect((await guard.admit("https://example.com/a", "refresh")).refusal).toBe("per-URL budget used up");
+    expect(await guard.refreshesLeft()).toBe(1);
+    expect((await guard.admit("https://example.com/b", "refresh")).refusal).toBeNull();
+    expect((await guard.admit("https://example.com/c", "refresh")).refusal).toBe("refresh share of the budget used up");
+    const health = await guard.health();
+    expect(health).toMatchObject({ state: "budget_exhausted", refreshPerHour: 60, refreshUsedLastHour: 1 });
+    expect(health.retryAt! - Date.now()).toBeLessThanOrEqual(60_000);
+    // Live queries still get the rest.
+    expect((await guard.admit("https://example.com/c")).refusal).toBeNull();
   });
 });
 

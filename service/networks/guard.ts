@@ -109,6 +109,8 @@ export class NetworkGuard {
   private readonly activity: NetworkActivity;
   private readonly budgetPerHour: number | null;
   private readonly refresh: RateLimiterAbstract | null;
+  /** The refresh share spread over the hour, a minute's worth at a time (see admitRefresh). */
+  private readonly refreshPace: RateLimiterAbstract | null;
   private readonly backoff: Backoff;
   private readonly network: string;
   private readonly refreshPoints: number;
@@ -131,6 +133,7 @@ export class NetworkGuard {
     // Without an app budget there is nothing to take a share of: refreshes are then only paced by backoff.
     this.refreshPoints = this.budgetPerHour ? Math.floor(this.budgetPerHour * (options.refreshShare ?? 1)) : Infinity;
     this.refresh = Number.isFinite(this.refreshPoints) && this.refreshPoints > 0 ? limiter("refresh", this.refreshPoints) : null;
+    this.refreshPace = this.refresh ? limiter("refresh-minute", Math.ceil(this.refreshPoints / 60), 60) : null;
     this.backoff = state.kind === "redis" ? new RedisBackoff(state.redis, `${state.prefix}:backoff`) : new MemoryBackoff();
     this.activity = state.kind === "redis" ? new RedisActivity(state.redis, `${state.prefix}:activity`) : new MemoryActivity();
     this.network = options.network;
@@ -152,10 +155,10 @@ export class NetworkGuard {
           : `backing off after throttling for ${Math.ceil(gate.waitMs / 1000)} s`,
       };
     }
-    const refusal =
-      purpose === "refresh" && this.refreshPoints !== Infinity && !(this.refresh && (await taken(this.refresh, "refresh")))
-        ? "refresh share of the budget used up"
-        : this.perUrl && !(await taken(this.perUrl, url))
+    const refreshRefused = purpose === "refresh" && this.refreshPoints !== Infinity && !(await this.admitRefresh());
+    const refusal = refreshRefused
+      ? "refresh share of the budget used up"
+      : this.perUrl && !(await taken(this.perUrl, url))
         ? "per-URL budget used up"
         : this.app && !(await taken(this.app, "app"))
           ? "app-wide budget used up"
@@ -163,32 +166,56 @@ export class NetworkGuard {
             ? "app-wide budget for this minute used up"
             : null;
     if (refusal === null) return { refusal, ticket: gate };
-    // No call is made: a probe slot taken for it goes to the next call.
+    // No call is made: the refresh share taken for it goes back, as does a probe slot (to the next call).
+    if (purpose === "refresh" && !refreshRefused) await this.giveBackRefresh();
     if (gate.probe) await this.backoff.record(gate, "other", this.now(), 0, 0);
     return { refusal };
   }
 
-  /** How many refresh calls the budget still allows this hour (Infinity when the network has no budget). */
+  /**
+   * A refresh takes from the hour's share, and no more than a minute's worth of it each minute: a backlog (one
+   * account importing 50,000 URLs, say) cannot spend the hour in its first seconds, so URLs tracked later in the
+   * hour (another account's) still get their turn within a minute.
+   */
+  private async admitRefresh(): Promise<boolean> {
+    if (!this.refresh || !this.refreshPace) return false;
+    if (!(await taken(this.refreshPace, "refresh"))) return false;
+    if (await taken(this.refresh, "refresh")) return true;
+    await this.refreshPace.reward("refresh", 1);
+    return false;
+  }
+
+  private async giveBackRefresh(): Promise<void> {
+    await Promise.all([this.refresh?.reward("refresh", 1), this.refreshPace?.reward("refresh", 1)]);
+  }
+
+  /** How many refresh calls the budget still allows now: this minute's pace, within the hour's share (Infinity: no budget). */
   async refreshesLeft(): Promise<number> {
     if (this.refreshPoints === Infinity) return Infinity;
-    if (!this.refresh) return 0;
-    const used = await this.refresh.get("refresh");
-    return Math.max(0, this.refreshPoints - (used?.consumedPoints ?? 0));
+    if (!this.refresh || !this.refreshPace) return 0;
+    const [hour, minute] = await Promise.all([this.refresh.get("refresh"), this.refreshPace.get("refresh")]);
+    const paced = Math.ceil(this.refreshPoints / 60);
+    return Math.max(0, Math.min(this.refreshPoints - (hour?.consumedPoints ?? 0), paced - (minute?.consumedPoints ?? 0)));
   }
 
   /** The network's state now, its last hour of calls, and its budget. */
   async health(): Promise<NetworkHealth> {
     const now = this.now();
-    const [backoff, activity, budgetResetsAt, refresh] = await Promise.all([
+    const [backoff, activity, budgetResetsAt, refresh, pace] = await Promise.all([
       this.backoff.read(now),
       this.activity.read(now),
       this.budgetResetsAt(now),
       this.refresh ? this.refresh.get("refresh") : null,
+      this.refreshPace ? this.refreshPace.get("refresh") : null,
     ]);
     const throttledUntil = backoff.throttledUntil ?? budgetResetsAt;
     // A refused call counts in the limiter too: what refreshes took is at most the share.
     const refreshUsed = Math.min(refresh?.consumedPoints ?? 0, this.refreshPoints);
-    const refreshSpent = this.refresh !== null && refreshUsed >= this.refreshPoints;
+    // Refreshes wait for the hour's share, or for this minute's part of it: until whichever opens later.
+    const hourSpent = this.refresh !== null && refreshUsed >= this.refreshPoints;
+    const minuteSpent = pace !== null && pace.consumedPoints >= Math.ceil(this.refreshPoints / 60);
+    const refreshSpent = hourSpent || minuteSpent;
+    const refreshOpensAt = now + Math.max(hourSpent ? (refresh?.msBeforeNext ?? 0) : 0, minuteSpent ? (pace?.msBeforeNext ?? 0) : 0);
     const state = backoff.credentialsRejected
       ? "credentials_rejected"
       : throttledUntil !== null
@@ -200,7 +227,7 @@ export class NetworkGuard {
             : "ok";
     return {
       state,
-      retryAt: state === "throttled" ? throttledUntil : state === "budget_exhausted" ? now + (refresh?.msBeforeNext ?? 0) : null,
+      retryAt: state === "throttled" ? throttledUntil : state === "budget_exhausted" ? refreshOpensAt : null,
       lastSuccessAt: activity.lastSuccessAt,
       errorsLastHour: activity.errorsLastHour,
       callsLastHour: activity.callsLastHour,

@@ -1,7 +1,7 @@
 import { nextRefreshAt, type Cadence } from "../../lib/history/cadence.ts";
 import { changeBetween, onlyNetworks, totalOf, type ObservedValues } from "../../lib/history/observed.ts";
 import { combine, formsOf } from "../../lib/history/variants.ts";
-import type { HistoryStore } from "../../lib/store/history.ts";
+import { firstObservedAt, type HistoryStore } from "../../lib/store/history.ts";
 import type { DueRefresh, Tracker, TrackedStore, TrackedSummary } from "../../lib/store/tracked.ts";
 import type { CountService } from "../counts/count-service.ts";
 import type { HistoryRecorder } from "../history/recorder.ts";
@@ -65,7 +65,7 @@ async function summarize(
   const latest = combine(forms.map((form) => now.get(form)!));
   const changeSince = async (ago: number) => {
     const then = (await Promise.all(forms.map((form) => history.pointAtOrBefore(ids.get(form)!, at - ago)))).map((point) =>
-      point && point.at >= since ? point : null,
+      point && firstObservedAt(point) >= since ? point : null,
     );
     // Only forms observed back then take part: a form first seen since would count as all change.
     const both = forms.flatMap((form, i) => (then[i] ? [{ then: then[i].values, now: now.get(form)! }] : []));

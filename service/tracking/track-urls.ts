@@ -35,7 +35,10 @@ export function decodeCursor(text: string, ordering: Ordering): TrackedCursor {
       sort === ordering.sort &&
       order === ordering.order &&
       (value === null || Number.isSafeInteger(value)) &&
-      Number.isSafeInteger(urlId)
+      Number.isSafeInteger(urlId) &&
+      // URL ids are 32-bit: a larger one names no row (and PostgreSQL refuses it as an integer).
+      (urlId as number) >= 0 &&
+      (urlId as number) <= 2_147_483_647
     ) {
       return { value: value as number | null, urlId: urlId as number };
     }

@@ -1,13 +1,14 @@
 import { formsOf, sameEngagement, variantsOf } from "../../lib/history/variants.ts";
 import { parseCountUrl } from "../../lib/urls/count-url.ts";
 import type { AccountContext } from "../../lib/store/accounts.ts";
-import type { HistoryPoint } from "../../lib/store/history.ts";
+import { firstObservedAt, type HistoryPoint } from "../../lib/store/history.ts";
 import { hourOf } from "../../lib/history/observed.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { ApiError, apiErrors } from "../http/errors.ts";
 import { trackedUrlId, trackedUrlNotFound } from "./track-urls.ts";
 import { accessSince } from "../history/read-history.ts";
 import { assertWhitelisted } from "../accounts/whitelist.ts";
+import { quotaTooLow } from "./add-tracked.ts";
 
 export const MAX_ALIASES = 10;
 
@@ -36,13 +37,17 @@ export async function trackedUrlDetail(deps: Pick<ApiDeps, "store" | "clock">, a
   if (!row || !me) throw trackedUrlNotFound();
   const variants = new Set(variantsOf(row.url));
   const forms = formsOf(row.url, me);
-  // What others observed of its forms before this account came to the URL is not shown.
+  const isAlias = (form: string) => me.aliases.includes(form) && !variants.has(form);
+  // What others observed before this account came to the URL (to an alias: since it was set) is not shown.
   const since = (await accessSince(deps, account.id, [row])).get(id) ?? row.addedAt;
   const latest = await Promise.all(
     forms.map(async (form) => {
       const formId = await history.idOf(form);
-      const point = formId === null ? null : await history.pointAtOrBefore(formId, now);
-      return point && point.at >= since ? point : null;
+      if (formId === null) return null;
+      // An alias set before aliases were noted has no time of its own: the URL's stands for it.
+      const formSince = isAlias(form) ? Math.max(since, (await history.accessSince(account.id, [formId])).get(formId) ?? since) : since;
+      const point = await history.pointAtOrBefore(formId, now);
+      return point && firstObservedAt(point) >= formSince ? point : null;
     }),
   );
   // One refresh asks every form within the same hour: that is what "the same refresh" means here.
@@ -56,7 +61,7 @@ export async function trackedUrlDetail(deps: Pick<ApiDeps, "store" | "clock">, a
         .some((earlier) => earlier?.values.Facebook && sameEngagement(earlier.values.Facebook, facebook) && sameRefresh(earlier, latest[i]!));
     return {
       url: form,
-      kind: form === row.url ? "url" : me.aliases.includes(form) && !variants.has(form) ? "alias" : "variant",
+      kind: form === row.url ? "url" : isAlias(form) ? "alias" : "variant",
       latest: latest[i] ?? null,
       facebookCounted: !folded,
     };
@@ -64,10 +69,21 @@ export async function trackedUrlDetail(deps: Pick<ApiDeps, "store" | "clock">, a
   return { row, countVariants: me.countVariants, forms: breakdown };
 }
 
-/** Sets the URL's aliases (its older addresses), each a countable URL other than the URL itself. */
-export async function setAliases(deps: Pick<ApiDeps, "store" | "clock">, account: AccountContext, input: string, aliases: readonly string[]) {
+/**
+ * Sets the URL's aliases (its older addresses), each a countable URL other than the URL itself, within an enforced
+ * whitelist. Each alias new to the URL is counted from now on like a tracked URL: it spends one query of today's
+ * quota (all or none), and the account's history of it starts now.
+ */
+export async function setAliases(
+  deps: Pick<ApiDeps, "store" | "clock" | "quota" | "history">,
+  account: AccountContext,
+  input: string,
+  aliases: readonly string[],
+) {
   const id = await trackedUrlId(deps, account, input);
   const own = (await deps.store.tracked.get(account.id, id))!.url;
+  // A URL tracked before the whitelist was enforced keeps its aliases, but gets no new ones off the list.
+  assertWhitelisted(account, new URL(own).hostname);
   const normalized = new Set<string>();
   for (const alias of aliases) {
     const parsed = parseCountUrl(alias);
@@ -82,6 +98,19 @@ export async function setAliases(deps: Pick<ApiDeps, "store" | "clock">, account
   const current = (await deps.store.tracked.get(account.id, id))?.aliases ?? [];
   // Unchanged aliases are not stored again: storing makes the URL due for a refresh.
   const unchanged = current.length === list.length && list.every((alias) => current.includes(alias));
-  if (!unchanged && !(await deps.store.tracked.setAliases(account.id, id, list, deps.clock.now()))) throw trackedUrlNotFound();
+  if (unchanged) return { url: own, aliases: list };
+  const added = list.filter((alias) => !current.includes(alias));
+  const { day, resetsAt } = deps.clock.today();
+  const { dailyQuota } = account.plan;
+  if (added.length > 0 && (await deps.quota.reserveUpTo(account.id, day, dailyQuota, added.length, added.length)) === 0) {
+    const left = Math.max(0, dailyQuota - (await deps.quota.used(account.id, day)));
+    throw quotaTooLow("aliases", added.length, left, resetsAt, deps.clock.timeZone);
+  }
+  const at = deps.clock.now();
+  if (!(await deps.store.tracked.setAliases(account.id, id, list, at))) {
+    await deps.quota.releaseMany(account.id, day, added.length);
+    throw trackedUrlNotFound();
+  }
+  await deps.history.noteQueried(account.id, added, at);
   return { url: own, aliases: list };
 }

@@ -58,6 +58,9 @@ describe("admin CLI on a fresh database", { timeout: 60_000 }, () => {
     expect(unknown).toMatch(/gold/);
     expect(unknown).toMatch(/free/);
     expect(await fails(db, "account:create", "--email", "not-an-email", "--plan", "free")).toMatch(/email/i);
+    // The sign-up password rule holds here too.
+    expect(await fails(db, "account:create", "--email", "weak@example.com", "--plan", "free", "--password", "short")).toMatch(/--password: Use at least 10/);
+    expect(await fails(db, "account:create", "--email", "john.smith@example.com", "--plan", "free", "--password", "JohnSmith2026!")).toMatch(/not contain your email/);
     // Control characters and over-long addresses are not email addresses either.
     expect(await fails(db, "account:create", "--email", "tab\there@example.com", "--plan", "free")).toMatch(/not an email address/i);
     expect(await fails(db, "account:create", "--email", `${"a".repeat(250)}@example.com`, "--plan", "free")).toMatch(/not an email address/i);

@@ -176,6 +176,16 @@ describe("request targets", () => {
     }
   });
 
+  it("a dashboard path that is not valid percent-encoding is a 400 with an error object, signed in or not", async () => {
+    for (const path of ["/api/dashboard/imports/%ff", "/api/dashboard/bulk/%ff", "/dashboard/bulk/%C0%AF", "/api/dashboard/sessions/%ff"]) {
+      for (const headers of [{}, { Cookie: sessionCookie }] as Record<string, string>[]) {
+        const answer = await request("GET", path, headers);
+        expectClean4xx(answer, 400);
+        expect(JSON.parse(answer.body)).toMatchObject({ error: "bad_request" });
+      }
+    }
+  });
+
   it("an absolute-form target is served as a request to this host, never redirected to the one it names", async () => {
     const quota = await request("GET", `http://evil.example/v1.0/quota?apikey=${apiKey}`);
     expect(quota.status).toBe(200);

@@ -66,19 +66,20 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       expect(await a.history.idOf("https://never.example/")).toBeNull();
     });
 
-    it("keeps one point per hour: a newer observation replaces the networks it holds and keeps the others", async () => {
+    it("keeps one point per hour: a newer observation replaces the networks it holds and keeps the others, and the earliest time", async () => {
       const [id] = await ids(urls(1));
       await a.history.record(id!, T0 + 10 * 60_000, values(5, 1));
       await b.history.record(id!, T0 + 50 * 60_000, values(7, null));
       // Arriving late, an older observation only fills in what the point lacks.
       await a.history.record(id!, T0 + 5 * 60_000, values(3, 9));
       await a.history.record(id!, T0 + HOUR + 1, values(8, 2));
+      // The merged point says when its oldest observation was made: whoever came after that may not read it.
       expect(await b.history.points(id!, T0, T0 + 2 * HOUR)).toEqual([
-        { at: T0 + 50 * 60_000, values: values(7, 1) },
+        { at: T0 + 50 * 60_000, values: values(7, 1), firstAt: T0 + 5 * 60_000 },
         { at: T0 + HOUR + 1, values: values(8, 2) },
       ]);
       expect(await a.history.points(id!, T0 + 51 * 60_000, T0 + 2 * HOUR)).toEqual([{ at: T0 + HOUR + 1, values: values(8, 2) }]);
-      expect(await a.history.pointAtOrBefore(id!, T0 + HOUR)).toEqual({ at: T0 + 50 * 60_000, values: values(7, 1) });
+      expect(await a.history.pointAtOrBefore(id!, T0 + HOUR)).toEqual({ at: T0 + 50 * 60_000, values: values(7, 1), firstAt: T0 + 5 * 60_000 });
       expect(await a.history.pointAtOrBefore(id!, T0 + 40 * 60_000)).toBeNull();
       expect(await a.history.pointAtOrBefore(id!, T0 + 3 * HOUR)).toEqual({ at: T0 + HOUR + 1, values: values(8, 2) });
     });
@@ -97,12 +98,12 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       // Arriving late, an older Tumblr observation fills in nothing: the point has Tumblr already.
       await a.history.record(id!, T0 + 5 * 60_000, { tumblr: { notes: 999 }, Pinterest: 999 });
       const [point] = await b.history.points(id!, T0, T0 + HOUR);
-      expect(point).toEqual({ at: T0 + 20 * 60_000, values: { ...everyNetwork(1), reddit: { score: 40, comments: 41, posts: 2 } } });
+      expect(point).toEqual({ at: T0 + 20 * 60_000, values: { ...everyNetwork(1), reddit: { score: 40, comments: 41, posts: 2 } }, firstAt: T0 + 5 * 60_000 });
       // An older observation does fill in a network the point lacks.
       const [other] = await ids(urls(1));
       await a.history.record(other!, T0 + 30 * 60_000, values(2, null));
       await b.history.record(other!, T0 + 25 * 60_000, { vk: { count: 7 }, Facebook: fb(1) });
-      expect((await a.history.points(other!, T0, T0 + HOUR))[0]).toEqual({ at: T0 + 30 * 60_000, values: { Facebook: fb(2), vk: { count: 7 } } });
+      expect((await a.history.points(other!, T0, T0 + HOUR))[0]).toEqual({ at: T0 + 30 * 60_000, values: { Facebook: fb(2), vk: { count: 7 } }, firstAt: T0 + 25 * 60_000 });
     });
 
     it("keeps numbers beyond 32 bits", async () => {

@@ -101,6 +101,26 @@ describe("tracking spends the daily quota", () => {
   });
 });
 
+describe("aliases", () => {
+  it("spend one query of today's quota for each one new to the URL, all or none; unchanged ones are free", async () => {
+    const { apiKey } = await accountWithQuotaLeft("plus", 4);
+    const url = fresh();
+    expect(await (await post(apiKey, { urls: [url] })).json()).toMatchObject({ added: 1 });
+    const put = (aliases: string[]) =>
+      svc.get("/v2/tracked/aliases", { method: "PUT", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ url, aliases }) });
+    const [a, b, c, d] = [fresh(), fresh(), fresh(), fresh()];
+    expect((await put([a, b])).status).toBe(200);
+    expect((await quotaOf(apiKey)).quota_remaining_today).toBe(1);
+    expect((await put([a, b])).status).toBe(200);
+    expect((await quotaOf(apiKey)).quota_remaining_today).toBe(1);
+    const refused = await put([a, c, d]);
+    expect([refused.status, (await refused.json()).Type]).toEqual([403, "quota_exceeded"]);
+    expect((await (await svc.get(`/v2/tracked/url?url=${encodeURIComponent(url)}`, bearer(apiKey))).json()).aliases).toEqual([a, b]);
+    expect((await put([a, c])).status).toBe(200);
+    expect((await quotaOf(apiKey)).quota_remaining_today).toBe(0);
+  });
+});
+
 describe("an enforced whitelist", () => {
   let apiKey: string;
   beforeAll(async () => {
@@ -169,5 +189,46 @@ describe("history is an account's own", () => {
     const row = (await (await svc.get("/v2/tracked?sparkline=true", bearer(snoop.apiKey))).json()).data[0];
     expect(row.sparkline.filter((v: number | null) => v !== null)).toHaveLength(1);
     expect(row.change_7d).toBeNull();
+  });
+  it("leaves out an hour's point that merges another account's earlier observation", async () => {
+    const first = await svc.account("business");
+    const second = await svc.account("business");
+    const url = fresh("merged.example.com");
+    now += 3 * HOUR;
+    // The first account asks Reddit and VK; moments later, in the same hour, the second asks Facebook.
+    expect((await svc.get(`/v2/counts?networks=reddit,vk&url=${encodeURIComponent(url)}`, bearer(first.apiKey))).status).toBe(200);
+    now += 1_500;
+    expect((await svc.get(`/v2/counts?networks=facebook&url=${encodeURIComponent(url)}`, bearer(second.apiKey))).status).toBe(200);
+    const pointsOf = async (key: string) => (await (await svc.get(`/v2/history?interval=hour&url=${encodeURIComponent(url)}`, bearer(key))).json()).points;
+    expect(await pointsOf(second.apiKey)).toEqual([]);
+    const own = await pointsOf(first.apiKey);
+    expect(own).toHaveLength(1);
+    expect(own[0].networks.reddit.status).toBe("ok");
+  });
+
+  it("shows an alias's counts only from when it was set", async () => {
+    const asker = await svc.account("business");
+    const tracker = await svc.account("business");
+    const url = fresh("alias-owner.example.com");
+    const alias = fresh("alias-target.example.com");
+    now += 3 * HOUR;
+    expect(await (await post(tracker.apiKey, { urls: [url] })).json()).toMatchObject({ added: 1 });
+    now += HOUR;
+    // Another account asks about the future alias; then the tracker makes it an alias.
+    expect((await svc.get(`/v1.0/?url=${encodeURIComponent(alias)}&apikey=${asker.apiKey}`)).status).toBe(200);
+    now += 10 * 60_000;
+    const setAt = now;
+    const put = await svc.get("/v2/tracked/aliases", {
+      method: "PUT",
+      headers: { authorization: `Bearer ${tracker.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ url, aliases: [alias] }),
+    });
+    expect(put.status).toBe(200);
+    const form = async () =>
+      ((await (await svc.get(`/v2/tracked/url?url=${encodeURIComponent(url)}`, bearer(tracker.apiKey))).json()).forms as { url: string; observed_at: string | null }[]).find(
+        (f) => f.url === alias,
+      );
+    const seen = await form();
+    expect(seen?.observed_at === null || Date.parse(seen!.observed_at!) >= setAt).toBe(true);
   });
 });

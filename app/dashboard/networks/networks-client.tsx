@@ -94,6 +94,11 @@ function Figures({ entry, now }: { entry: NetworkHealth; now: number | null }) {
           {formatNumber(entry.calls_last_hour)}
           {entry.budget.per_hour !== null && <span className="font-normal text-slate-600"> of {formatNumber(entry.budget.per_hour)}</span>}
         </dd>
+        {entry.budget.refresh_per_hour !== null && (
+          <dd className="text-slate-600" data-testid="network-refresh-share">
+            refreshes {formatNumber(entry.budget.refresh_used_last_hour)} of {formatNumber(entry.budget.refresh_per_hour)}
+          </dd>
+        )}
       </div>
     </dl>
   );

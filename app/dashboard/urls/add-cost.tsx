@@ -16,7 +16,14 @@ export function AddCost({ adding }: { adding?: number }) {
       <span className="tabular-nums">{formatNumber(free)}</span> slot{free === 1 ? "" : "s"} free,{" "}
       <span className="tabular-nums">{formatNumber(quotaLeft)}</span> quer{quotaLeft === 1 ? "y" : "ies"} left today.
       {fits !== null && adding !== undefined && fits < adding && (
-        <strong className="font-medium text-amber-800"> At most the first {formatNumber(fits)} new URLs of these will be added.</strong>
+        <strong className="font-medium text-amber-800">
+          {" "}
+          {fits > 0
+            ? `At most the first ${formatNumber(fits)} new URL${fits === 1 ? "" : "s"} of these will be added.`
+            : free === 0
+              ? "No new URL can be added: your plan's slots are all used."
+              : "No new URL can be added until the quota resets."}
+        </strong>
       )}
     </p>
   );

@@ -1,5 +1,5 @@
 import type { HistoryPoint, HistoryStore } from "../history.ts";
-import { columnsOf, EARLIER_IN_ITS_DAY, hourOf, mergeAssignments, OBSERVATION_COLUMNS, pointOf, type ObservationRow } from "../observation-rows.ts";
+import { columnsOf, EARLIER_IN_ITS_DAY, hourOf, mergeAssignments, OBSERVATION_COLUMNS, POINT_TIMES, pointOf, type ObservationRow } from "../observation-rows.ts";
 import type { Sql } from "./pool.ts";
 
 const COLUMNS = OBSERVATION_COLUMNS.join(", ");
@@ -9,12 +9,12 @@ const SQL = {
   ids: "SELECT id, url FROM counted_url WHERE url = ANY($1::text[])",
   idOf: "SELECT id FROM counted_url WHERE url = $1",
   record: `
-    INSERT INTO observation AS o (url_id, hour, observed_at, ${COLUMNS})
-    VALUES ($1, $2, $3, ${OBSERVATION_COLUMNS.map((_, i) => `$${i + 4}`).join(", ")})
+    INSERT INTO observation AS o (url_id, hour, observed_at, first_observed_at, ${COLUMNS})
+    VALUES ($1, $2, $3, $3, ${OBSERVATION_COLUMNS.map((_, i) => `$${i + 4}`).join(", ")})
     ON CONFLICT (url_id, hour) DO UPDATE SET
     ${mergeAssignments("o", "excluded")}`,
-  points: `SELECT url_id, observed_at, ${COLUMNS} FROM observation WHERE url_id = ANY($1::int[]) AND hour >= $2 AND hour <= $3 ORDER BY url_id, hour`,
-  atOrBefore: `SELECT observed_at, ${COLUMNS} FROM observation WHERE url_id = $1 AND hour <= $2 ORDER BY hour DESC LIMIT 2`,
+  points: `SELECT url_id, ${POINT_TIMES}, ${COLUMNS} FROM observation WHERE url_id = ANY($1::int[]) AND hour >= $2 AND hour <= $3 ORDER BY url_id, hour`,
+  atOrBefore: `SELECT ${POINT_TIMES}, ${COLUMNS} FROM observation WHERE url_id = $1 AND hour <= $2 ORDER BY hour DESC LIMIT 2`,
   toCompact: "SELECT id, compacted_to_hour FROM counted_url WHERE compacted_to_hour < $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED",
   compact: `DELETE FROM observation WHERE url_id = $1 AND hour >= $2 AND hour < $3 AND ${EARLIER_IN_ITS_DAY}`,
   compacted: "UPDATE counted_url SET compacted_to_hour = $1 WHERE id = $2",

@@ -20,6 +20,7 @@ const SQL = {
   list: `SELECT ${IMPORT_COLUMNS} FROM url_import WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
   // Claims take turns (a transaction-wide lock): "one running import per account" holds across workers.
   claimLock: "SELECT pg_advisory_xact_lock(hashtext('sharecount:url_import:claim'))",
+  accountLock: "SELECT pg_advisory_xact_lock(hashtext('sharecount:url_import:' || $1))",
   next: numbered(`SELECT id FROM url_import WHERE ${RUNNABLE} ORDER BY updated_at LIMIT 1 FOR UPDATE`, ["now"]),
   lease: numbered(`UPDATE url_import SET ${CLAIM_SET} WHERE id = $id RETURNING ${IMPORT_COLUMNS}`, ["id", "now", "leaseUntil", "token"]),
   progress: numbered(PROGRESS, PROGRESS_PARAMS),
@@ -33,8 +34,16 @@ const SQL = {
 
 export function postgresImports(sql: Sql): ImportStore {
   return {
-    async create({ id, accountId, kind, sourceUrl, at }) {
-      await sql.query("createImport", SQL.create, [id, accountId, kind, sourceUrl, at]);
+    async create({ id, accountId, kind, sourceUrl, at }, caps) {
+      return sql.transaction(async (client) => {
+        // One account's requests take turns: the count and the insert are one step against the caps.
+        await client.query(SQL.accountLock, [accountId]);
+        const active = (await client.query<{ pending: number; feeds: number }>(SQL.active, [accountId])).rows[0]!;
+        if (active.pending >= caps.pending) return "pending";
+        if (kind === "feed" && active.feeds >= caps.feeds) return "feeds";
+        await client.query(SQL.create, [id, accountId, kind, sourceUrl, at]);
+        return null;
+      });
     },
     async get(accountId, id) {
       const row = (await sql.query<ImportRow>("getImport", SQL.get, [accountId, id])).rows[0];
@@ -64,9 +73,6 @@ export function postgresImports(sql: Sql): ImportStore {
     },
     async release(id, token, at) {
       await sql.query("releaseImport", SQL.release, [id, token, at]);
-    },
-    async activeCounts(accountId) {
-      return (await sql.query<{ pending: number; feeds: number }>("activeImports", SQL.active, [accountId])).rows[0]!;
     },
     async cancel(accountId, id, at) {
       return ((await sql.query("cancelImport", SQL.cancel, [accountId, id, at])).rowCount ?? 0) > 0;

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type { HistoryPoint, HistoryStore } from "../history.ts";
-import { columnsOf, EARLIER_IN_ITS_DAY, HOUR_MS, hourOf, mergeAssignments, OBSERVATION_COLUMNS, pointOf, type ObservationRow } from "../observation-rows.ts";
+import { columnsOf, EARLIER_IN_ITS_DAY, HOUR_MS, hourOf, mergeAssignments, OBSERVATION_COLUMNS, pointOf, type ObservationRow, POINT_TIMES } from "../observation-rows.ts";
 
 const COLUMNS = OBSERVATION_COLUMNS.join(", ");
 
@@ -9,14 +9,14 @@ export function sqliteHistory(db: Database.Database): HistoryStore {
     addUrl: db.prepare<[string]>("INSERT INTO counted_url (url) VALUES (?) ON CONFLICT (url) DO NOTHING"),
     idOf: db.prepare<[string], number>("SELECT id FROM counted_url WHERE url = ?").pluck(),
     record: db.prepare<unknown[]>(`
-      INSERT INTO observation (url_id, hour, observed_at, ${COLUMNS}) VALUES (?, ?, ?, ${OBSERVATION_COLUMNS.map(() => "?").join(", ")})
+      INSERT INTO observation (url_id, hour, observed_at, first_observed_at, ${COLUMNS}) VALUES (?, ?, ?, ?, ${OBSERVATION_COLUMNS.map(() => "?").join(", ")})
       ON CONFLICT (url_id, hour) DO UPDATE SET
   ${mergeAssignments("observation", "excluded")}`),
     points: db.prepare<[number, number, number], ObservationRow>(
-      `SELECT observed_at, ${COLUMNS} FROM observation WHERE url_id = ? AND hour >= ? AND hour <= ? ORDER BY hour`,
+      `SELECT ${POINT_TIMES}, ${COLUMNS} FROM observation WHERE url_id = ? AND hour >= ? AND hour <= ? ORDER BY hour`,
     ),
     atOrBefore: db.prepare<[number, number], ObservationRow>(
-      `SELECT observed_at, ${COLUMNS} FROM observation WHERE url_id = ? AND hour <= ? ORDER BY hour DESC LIMIT 1`,
+      `SELECT ${POINT_TIMES}, ${COLUMNS} FROM observation WHERE url_id = ? AND hour <= ? ORDER BY hour DESC LIMIT 1`,
     ),
     toCompact: db.prepare<[number, number], { id: number; compacted_to_hour: number }>(
       "SELECT id, compacted_to_hour FROM counted_url WHERE compacted_to_hour < ? LIMIT ?",
@@ -83,7 +83,7 @@ export function sqliteHistory(db: Database.Database): HistoryStore {
       return ids;
     },
     async record(urlId, at, values) {
-      statements.record.run(urlId, hourOf(at), at, ...columnsOf(values));
+      statements.record.run(urlId, hourOf(at), at, at, ...columnsOf(values));
     },
     async points(urlId, from, to) {
       return pointsIn(urlId, from, to);

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { ImportStore, UrlImport } from "../imports.ts";
+import type { ImportCaps, ImportStore, UrlImport } from "../imports.ts";
 import { ACTIVE_COUNTS, CANCEL, CLAIM_SET, FINISH, IMPORT_COLUMNS, PROGRESS, RELEASE, RUNNABLE, toImport, type ImportRow } from "../import-rows.ts";
 
 /** The shared statements name their parameters `$name`, which better-sqlite3 binds from an object's keys. */
@@ -21,6 +21,13 @@ export function sqliteImports(db: Database.Database): ImportStore {
     active: db.prepare<{ account: string }, { pending: number; feeds: number }>(ACTIVE_COUNTS),
     cancel: db.prepare<{ account: string; id: string; at: number }>(CANCEL),
   };
+  const create = db.transaction((entry: Parameters<ImportStore["create"]>[0], caps: ImportCaps): keyof ImportCaps | null => {
+    const active = statements.active.get({ account: entry.accountId })!;
+    if (active.pending >= caps.pending) return "pending";
+    if (entry.kind === "feed" && active.feeds >= caps.feeds) return "feeds";
+    statements.create.run(entry.id, entry.accountId, entry.kind, entry.sourceUrl, entry.at, entry.at);
+    return null;
+  });
   const claim = db.transaction((now: number, leaseMs: number, token: string): UrlImport | null => {
     const next = statements.next.get({ now });
     if (!next) return null;
@@ -28,8 +35,8 @@ export function sqliteImports(db: Database.Database): ImportStore {
     return toImport(statements.claimed.get(next.id)!);
   });
   return {
-    async create({ id, accountId, kind, sourceUrl, at }) {
-      statements.create.run(id, accountId, kind, sourceUrl, at, at);
+    async create(entry, caps) {
+      return create.immediate(entry, caps);
     },
     async get(accountId, id) {
       const row = statements.get.get(accountId, id);
@@ -51,9 +58,6 @@ export function sqliteImports(db: Database.Database): ImportStore {
     },
     async release(id, token, at) {
       statements.release.run({ id, token, at });
-    },
-    async activeCounts(accountId) {
-      return statements.active.get({ account: accountId })!;
     },
     async cancel(accountId, id, at) {
       return statements.cancel.run({ account: accountId, id, at }).changes > 0;

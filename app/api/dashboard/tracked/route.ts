@@ -8,7 +8,11 @@ const pageQuery = z.object({
   order: z.enum(["desc", "asc"]).default("desc"),
   limit: z.coerce.number().int().min(1).max(500).default(100),
   cursor: z.string().max(200).optional(),
-  q: z.string().max(200).optional(),
+  q: z
+    .string()
+    .max(200)
+    .refine((text) => !/[\u0000-\u001f]/.test(text), "The search may not contain control characters.")
+    .optional(),
   filter: z.enum(["growing", "uncounted"]).optional(),
 });
 
