@@ -31,10 +31,14 @@ async function main(): Promise<number> {
   const databaseUrl = `file:${path.join(dir, "bench.db")}`;
   const trickles = new Set<ServerResponse>();
   const big = gzipSync(`<urlset><url><loc>https://example.com/${"a".repeat(48 * MB)}</loc></url></urlset>`);
+  // The red team's attribute attack: one element carrying many large attributes (sax kept them all).
+  const attributes = gzipSync(`<urlset><url ${Array.from({ length: 1000 }, (_, i) => `a${i}="${"x".repeat(48 * 1024)}"`).join(" ")}><loc>https://bench.example.com/attrs</loc></url></urlset>`);
   const children = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `/${prefix}/${i}.xml`);
   const site = await startTestServer({
     "/big-locs.xml": (_req, res) => res.end(sitemapIndex(children(100, "big").map((p) => site.url(p)))),
     ...Object.fromEntries(children(100, "big").map((p) => [p, (_req: unknown, res: ServerResponse) => res.end(big)])),
+    "/attributes.xml": (_req, res) => res.end(sitemapIndex(children(100, "attrs").map((p) => site.url(p)))),
+    ...Object.fromEntries(children(100, "attrs").map((p) => [p, (_req: unknown, res: ServerResponse) => res.end(attributes)])),
     "/thousand.xml": (_req, res) => res.end(sitemapIndex(children(1000, "child").map((p) => site.url(p)))),
     ...Object.fromEntries(children(1000, "child").map((p, i) => [p, (_req: unknown, res: ServerResponse) => res.end(urlset([`https://bench.example.com/${i}`]))])),
     "/slow.xml": (_req, res) => {
@@ -92,7 +96,7 @@ async function main(): Promise<number> {
     };
 
     let passed = true;
-    for (const [name, document] of [["100 sitemaps of one 48 MB <loc>", "/big-locs.xml"], ["an index of 1,000 sitemaps", "/thousand.xml"]] as const) {
+    for (const [name, document] of [["100 sitemaps of one 48 MB <loc>", "/big-locs.xml"], ["100 sitemaps of 1,000 attributes of 48 KB on one element", "/attributes.xml"], ["an index of 1,000 sitemaps", "/thousand.xml"]] as const) {
       const apiKey = await key(`${document.slice(1, -4)}@example.com`);
       const { idle, aboveMb, seconds, result } = await peakAbove(async () => until(apiKey, await queue(apiKey, site.url(document)), ended));
       const ok = aboveMb < RSS_BOUND_MB;
