@@ -20,11 +20,14 @@ export default function ChangeChart({
   domain,
   title,
   describedBy,
+  yAxisWidth,
 }: {
   changes: DayChange[];
   domain: [number, number];
   title: string;
   describedBy: string;
+  /** The Total line's, above: their time axes line up. */
+  yAxisWidth: number;
 }) {
   // Each bar in the middle of its day, so it stands between that day's tick and the next.
   const data = changes.flatMap((day) => (day.change === null ? [] : [{ t: day.t + DAY / 2, change: day.change }]));
@@ -53,7 +56,7 @@ export default function ChangeChart({
       <YAxis
         tickFormatter={(value: number) => formatNumber(value)}
         allowDecimals={false}
-        width="auto"
+        width={yAxisWidth}
         tick={{ fontSize: 12, fill: "#475569" }}
         tickLine={false}
         axisLine={false}
