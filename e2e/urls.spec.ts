@@ -14,7 +14,7 @@ import { api, expect, test, withDatabase, type E2EAccount } from "./fixtures";
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const CSV_HEADER =
-  "t,facebook_total_count,facebook_comment_count,facebook_reaction_count,facebook_share_count,facebook_comment_plugin_count,pinterest_count";
+  "url,t,facebook_total_count,facebook_comment_count,facebook_reaction_count,facebook_share_count,facebook_comment_plugin_count,pinterest_count";
 
 const uniqueHost = (name: string) => `${name}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.example.com`;
 
@@ -146,6 +146,10 @@ test("pasted URLs are tracked and counted; a URL's page charts its history, keep
   await expect(page.getByRole("heading", { level: 1 })).toContainText(first);
   await expect(page.getByRole("link", { name: first })).toHaveAttribute("rel", "noopener noreferrer");
 
+  // The Total line over the networks shown, and under it a bar for the one day with the day before to compare (+2: Facebook's 10 to 12).
+  await expect(page.getByRole("application", { name: "Total, daily, last 30 days" }).locator("path.recharts-line-curve")).toHaveAttribute("d", /^M[\d.]+,[\d.]+L/);
+  await expect(page.getByRole("application", { name: "Daily change of the total, last 30 days" }).locator(".recharts-bar-rectangle")).toHaveCount(1);
+  await expect(page.getByTestId("daily-change-caption")).toHaveText("+2 in all over the 1 day with the day before to compare.");
   const facebookChart = page.getByRole("application", { name: "Facebook total count, daily, last 30 days" });
   await expect(facebookChart).toBeVisible();
   await expect(facebookChart.locator("path.recharts-line-curve")).toHaveAttribute("d", /^M[\d.]+,[\d.]+L/);
@@ -165,12 +169,14 @@ test("pasted URLs are tracked and counted; a URL's page charts its history, keep
   await expect(page.getByRole("button", { name: "7 days" })).toHaveAttribute("aria-pressed", "true");
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+  expect(download.suggestedFilename()).toBe(`${host}_a_history.csv`);
   const [header, ...rows] = fs.readFileSync((await download.path())!, "utf8").trim().split(/\r\n/).map((line) => line.split(","));
-  // Facebook's and Pinterest's columns first, then each other network's fields.
+  // The URL and the time, Facebook's and Pinterest's columns, then each other network's fields.
   expect(header!.slice(0, CSV_HEADER.split(",").length).join(",")).toBe(CSV_HEADER);
   expect(header).toContain("reddit_score");
   expect(rows).toHaveLength(3);
   const cell = (row: string[], column: string) => row[header!.indexOf(column)];
+  expect(rows.map((row) => cell(row, "url"))).toEqual([first, first, first]);
   expect(cell(rows[1]!, "facebook_total_count")).toBe("12");
   // Pinterest's missing day is an empty cell, never a 0.
   expect(cell(rows[1]!, "pinterest_count")).toBe("");

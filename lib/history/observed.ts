@@ -2,6 +2,7 @@ import { HEADLINE_FIELDS, idOf, keyOf, type NetworkId } from "../counts/all-netw
 import { z } from "zod";
 import { MORE_NETWORKS, moreNetworkSchemas } from "../counts/more-networks.ts";
 import type { FacebookCounts, StoredCounts } from "../counts/values.ts";
+import { changeOfHeadlines, totalOfHeadlines } from "./headline-sums.ts";
 
 /**
  * What one observation holds: each network that answered fresh at that time. A network that failed or was
@@ -90,24 +91,10 @@ export function headlines(values: ObservedValues): Partial<Record<ObservedNetwor
 }
 
 /** The sum of the networks' headline numbers; null when no network is known. */
-export function totalOf(values: ObservedValues): number | null {
-  const numbers = Object.values(headlines(values));
-  return numbers.length === 0 ? null : numbers.reduce((sum, n) => sum + n, 0);
-}
+export const totalOf = (values: ObservedValues): number | null => totalOfHeadlines(headlines(values));
 
-/**
- * The change from `before` to `now`, summed over the networks known at both ends: a network that failed at
- * one end says nothing about the change. Null when no network is known at both ends.
- */
-export function changeBetween(before: ObservedValues, now: ObservedValues): number | null {
-  const then = headlines(before);
-  let change: number | null = null;
-  for (const [network, value] of Object.entries(headlines(now)) as [ObservedNetwork, number][]) {
-    const old = then[network];
-    if (old !== undefined) change = (change ?? 0) + value - old;
-  }
-  return change;
-}
+/** The change from `before` to `now` (changeOfHeadlines: over the networks known at both ends). */
+export const changeBetween = (before: ObservedValues, now: ObservedValues): number | null => changeOfHeadlines(headlines(before), headlines(now));
 
 /** Every network a lookup holds a value for, fresh or stale: what a tracked URL's latest counts show. */
 export const knownValues = (counts: StoredCounts): ObservedValues => freshValues(counts, []);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isNetworkId, NETWORK_IDS, type NetworkId } from "../counts/all-networks.ts";
+import { NETWORK_REASONS, REASON_MEANINGS } from "./reasons.ts";
 
 /**
  * The v2 API's requests and answers as zod schemas: the API's routes validate with them, the OpenAPI document
@@ -10,16 +11,23 @@ import { isNetworkId, NETWORK_IDS, type NetworkId } from "../counts/all-networks
 export const count = z.number().int().min(0);
 const nullableCount = count.nullable();
 const status = z.enum(["ok", "stale", "unavailable"]).meta({
-  description: "ok: fetched now or cached; stale: the network failed and its last known value is shown (see age_seconds); unavailable: no value (values are null)",
+  description:
+    "ok: fetched now or cached; stale: the network gave no fresh value and its last known value is shown (see age_seconds); unavailable: no value (values are null). stale and unavailable say why in reason",
 });
 const ageSeconds = z.number().int().min(0).optional().meta({ description: "With status stale: how old the value is" });
-/** Why a network is unavailable: on the tracked URL answers, where the network's state right now says it. */
-export const UNAVAILABLE_REASONS = ["budget", "throttled", "upstream_error", "credentials_rejected", "not_configured"] as const;
-const reason = z.enum(UNAVAILABLE_REASONS).optional().meta({
-  description:
-    "With status unavailable, where known: budget (the refresh share of its budget is spent), throttled (it asked us to slow down), upstream_error (its last answer was an error), credentials_rejected, not_configured (this service does not ask it)",
+/** Why a network has no fresh value: a component of its own in the OpenAPI document, so each reason is explained once. */
+const reason = z
+  .enum(NETWORK_REASONS)
+  .meta({
+    id: "NetworkReason",
+    description:
+      "With status stale or unavailable, why the network has no fresh value (on /v2/counts always; on the tracked answers for networks without a value): " +
+      NETWORK_REASONS.map((name) => `${name} (${REASON_MEANINGS[name]})`).join("; "),
+  })
+  .optional();
+const retryAt = z.iso.datetime().nullable().optional().meta({
+  description: "With a reason: when the network is asked again for this URL, where known (a tracked URL's next refresh at the earliest)",
 });
-const retryAt = z.iso.datetime().nullable().optional().meta({ description: "With a reason: when the network is asked again, where known" });
 /** The fields every network object has besides its numbers. */
 export const STATUS_FIELDS = ["status", "age_seconds", "reason", "retry_at"];
 
@@ -111,7 +119,7 @@ export const countsQuerySchema = z.strictObject({
   networks: networkListSchema
     .optional()
     .meta({
-      description: `Comma-separated: ${V2_NETWORKS.join(", ")}. Only these networks are asked and answered (default: the networks the account shows; see GET /v2/networks for those this service asks)`,
+      description: `Comma-separated: ${V2_NETWORKS.join(", ")}. Only these networks are asked and answered (default: the networks the account shows). One this service does not ask (see GET /v2/networks) is answered unavailable, reason not_configured`,
     }),
   variants: flag.optional().meta({ description: "true: also count the http/https × www forms and answer their combined counts" }),
 });

@@ -1,5 +1,6 @@
 import { NETWORK_IDS, NETWORK_LABELS, type NetworkId } from "../../lib/counts/all-networks.ts";
-import type { NetworkGuard } from "./guard.ts";
+import type { NetworkReason } from "../../lib/v2/reasons.ts";
+import type { CallPurpose, NetworkGuard } from "./guard.ts";
 
 /** One network's entry of `GET /v2/networks`. */
 export interface NetworkHealthEntry {
@@ -50,13 +51,13 @@ export function networkHealthReport(guards: { [I in NetworkId]?: NetworkGuard })
     );
 }
 
-/** Why a network has no value to show now, as API v2's network objects say it. */
+/** Why a network has no fresh value, as API v2's network objects say it. */
 export interface Unavailability {
-  reason: "budget" | "throttled" | "upstream_error" | "credentials_rejected" | "not_configured";
+  reason: NetworkReason;
   retry_at: string | null;
 }
 
-const REASONS: Record<Exclude<NetworkHealthEntry["state"], "ok">, Unavailability["reason"]> = {
+const REASONS: Record<Exclude<NetworkHealthEntry["state"], "ok">, NetworkReason> = {
   budget_exhausted: "budget",
   throttled: "throttled",
   unavailable: "upstream_error",
@@ -64,11 +65,31 @@ const REASONS: Record<Exclude<NetworkHealthEntry["state"], "ok">, Unavailability
   disabled: "not_configured",
 };
 
-/** Each network that is not `ok` now, with why and (where known) when it is tried again. */
-export function unavailability(entries: readonly NetworkHealthEntry[]): Map<NetworkId, Unavailability> {
+/**
+ * Each network that is not ok now, with why and (where known) when it is asked again. For a live lookup a spent
+ * refresh share is no reason: live queries do not take from it.
+ */
+export function unavailability(entries: readonly NetworkHealthEntry[], purpose: CallPurpose): Map<NetworkId, Unavailability> {
   const reasons = new Map<NetworkId, Unavailability>();
   for (const entry of entries) {
-    if (entry.state !== "ok") reasons.set(entry.network, { reason: REASONS[entry.state], retry_at: entry.retry_at });
+    if (entry.state === "ok" || (purpose === "live" && entry.state === "budget_exhausted")) continue;
+    reasons.set(entry.network, { reason: REASONS[entry.state], retry_at: entry.retry_at });
   }
   return reasons;
+}
+
+const later = (a: string | null, b: string | null) => (a === null ? b : b === null || Date.parse(a) >= Date.parse(b) ? a : b);
+
+/**
+ * Why one answer's network has no fresh value: the network's state now (`unavailability`) where that is not ok,
+ * else `otherwise`, what the answer itself tells (a failed answer since recovered, a URL not counted yet).
+ * `notBefore`: when the URL is asked again at the earliest (a tracked URL's next refresh).
+ */
+export function whyNot(states: ReadonlyMap<NetworkId, Unavailability>, otherwise: NetworkReason, notBefore: string | null = null) {
+  return (network: NetworkId): Unavailability => {
+    const state = states.get(network) ?? { reason: otherwise, retry_at: null };
+    // Rejected credentials and a network not set up wait for an operator: no time is known.
+    if (state.reason === "credentials_rejected" || state.reason === "not_configured") return state;
+    return { reason: state.reason, retry_at: later(state.retry_at, notBefore) };
+  };
 }

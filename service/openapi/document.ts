@@ -216,7 +216,7 @@ function register(registry: OpenAPIRegistry) {
     security: v2Security,
     summary: "The same history as CSV",
     request: { query: historyQuerySchema },
-    responses: { 200: { description: "CSV: t, then each network's numbers (empty: not reported)", content: { "text/csv": { schema: z.string() } } } },
+    responses: { 200: { description: "CSV: url, t, then each network's numbers (empty: not reported), named after the URL's host and path (example.com_post-1_history.csv)", content: { "text/csv": { schema: z.string() } } } },
   });
 }
 

@@ -18,23 +18,27 @@ const NOT_REPORTED = Object.fromEntries(NETWORK_IDS.map((id) => [id, Object.from
 >;
 
 
-/** `statusOf(network)`: ok or stale when a value is known; unavailable otherwise, with why where `why` knows. */
-export function networkObjects(
-  values: ObservedValues,
-  statusOf: (network: NetworkId) => Status,
-  wanted: readonly NetworkId[] = NETWORK_IDS,
-  why: ReadonlyMap<NetworkId, Unavailability> = new Map(),
-) {
+/** Why a network has no fresh value (service/networks/health.ts): given to the answers that say it. */
+export type Why = (network: NetworkId) => Unavailability;
+
+/** `statusOf(network)`: ok or stale when a value is known; unavailable otherwise. Stale and unavailable say why where `why` is given. */
+export function networkObjects(values: ObservedValues, statusOf: (network: NetworkId) => Status, wanted: readonly NetworkId[] = NETWORK_IDS, why?: Why) {
   const networks: Partial<Record<NetworkId, object>> = {};
   for (const id of wanted) {
     const value = values[keyOf(id)];
-    networks[id] =
-      value === undefined
-        ? { status: "unavailable", ...why.get(id), ...NOT_REPORTED[id] }
-        : { ...statusOf(id), ...(typeof value === "number" ? { count: value } : value) };
+    const status: Status = value === undefined ? { status: "unavailable" } : statusOf(id);
+    const numbers = value === undefined ? NOT_REPORTED[id] : typeof value === "number" ? { count: value } : value;
+    networks[id] = { ...status, ...(status.status === "ok" ? {} : why?.(id)), ...numbers };
   }
   return networks;
 }
+
+/** Whether every network a lookup answers gave a fresh value (then no answer needs a reason). */
+export const allFresh = (lookup: NetworksLookup, wanted: readonly NetworkId[]) =>
+  wanted.every((id) => {
+    const answer = lookup.answers[id];
+    return answer !== undefined && answer.value !== null && answer.staleAgeSeconds === null;
+  });
 
 /** A lookup as a v2 bulk job stores it: the values, and the ages of the stale ones. */
 export function networksResult(lookup: NetworksLookup): NetworksResult {
@@ -66,7 +70,7 @@ function valuesOf(lookup: NetworksLookup): ObservedValues {
 const stale = (ageSeconds: number): Status => ({ status: "stale", age_seconds: ageSeconds });
 
 /** A lookup's networks: stale ones carry their age. */
-export function lookupNetworks(lookup: NetworksLookup, wanted: readonly NetworkId[]) {
+export function lookupNetworks(lookup: NetworksLookup, wanted: readonly NetworkId[], why?: Why) {
   return networkObjects(
     valuesOf(lookup),
     (id) => {
@@ -74,11 +78,12 @@ export function lookupNetworks(lookup: NetworksLookup, wanted: readonly NetworkI
       return age === undefined || age === null ? { status: "ok" } : stale(age);
     },
     wanted,
+    why,
   );
 }
 
 /** The combined counts of a URL's forms (see lib/history/variants.ts): as old as their oldest stale part. */
-export function combinedNetworks(lookups: readonly NetworksLookup[], wanted: readonly NetworkId[]) {
+export function combinedNetworks(lookups: readonly NetworksLookup[], wanted: readonly NetworkId[], why?: Why) {
   const oldest = new Map<NetworkId, number>();
   for (const lookup of lookups) {
     for (const id of wanted) {
@@ -90,6 +95,7 @@ export function combinedNetworks(lookups: readonly NetworksLookup[], wanted: rea
     combine(lookups.map(valuesOf)),
     (id) => (oldest.has(id) ? stale(oldest.get(id)!) : { status: "ok" }),
     wanted,
+    why,
   );
 }
 
@@ -97,7 +103,7 @@ export function combinedNetworks(lookups: readonly NetworksLookup[], wanted: rea
  * Stored values (a history point, a tracked URL's latest counts): what they hold is "ok" as of their time; a
  * network without a value says why, where `why` (the networks' state now) knows.
  */
-export const storedNetworks = (values: ObservedValues | null, wanted: readonly NetworkId[], why?: ReadonlyMap<NetworkId, Unavailability>) =>
+export const storedNetworks = (values: ObservedValues | null, wanted: readonly NetworkId[], why?: Why) =>
   networkObjects(values ?? {}, () => ({ status: "ok" }), wanted, why);
 
 /** Stored values as CSV cells, `{network}_{field}` for each network's fields: empty when not reported (never 0). */

@@ -58,8 +58,9 @@ describe("GET /v2/counts", () => {
     await svc.knobs({ pinterest: { mode: "fail" } });
     try {
       const body = await (await svc.get(`/v2/counts?url=${encodeURIComponent(fresh())}`, bearer(apiKey))).json();
-      expect(body.networks.pinterest).toEqual({ status: "unavailable", count: null });
-      expect(body.networks.facebook.status).toBe("ok");
+      expect(body.networks.pinterest).toEqual({ status: "unavailable", reason: "upstream_error", retry_at: null, count: null });
+      expect(body.networks.facebook).toMatchObject({ status: "ok" });
+      expect(body.networks.facebook).not.toHaveProperty("reason");
     } finally {
       await svc.knobs({ pinterest: { mode: "ok" } });
     }
@@ -220,7 +221,7 @@ describe("the networks an account shows", () => {
     const history = await (await svc.get(`/v2/history?url=${encodeURIComponent(url)}`, bearer(apiKey))).json();
     expect(Object.keys(history.points[0].networks)).toEqual(["vk", "ok"]);
     const csv = await (await svc.get(`/v2/history.csv?url=${encodeURIComponent(url)}`, bearer(apiKey))).text();
-    expect(csv.split("\r\n")[0]).toBe("t,vk_count,ok_count");
+    expect(csv.split("\r\n")[0]).toBe("url,t,vk_count,ok_count");
   });
 });
 
@@ -238,14 +239,16 @@ describe("GET /v2/history", () => {
 
     const csv = await svc.get(`/v2/history.csv?url=${encodeURIComponent(url)}`, bearer(apiKey));
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+    const { hostname, pathname } = new URL(url);
+    expect(csv.headers.get("content-disposition")).toBe(`attachment; filename="${hostname}${pathname.replaceAll("/", "_")}_history.csv"`);
     const lines = (await csv.text()).trim().split("\r\n");
     expect(lines[0]).toBe(
-      "t,facebook_total_count,facebook_comment_count,facebook_reaction_count,facebook_share_count,facebook_comment_plugin_count,pinterest_count," +
+      "url,t,facebook_total_count,facebook_comment_count,facebook_reaction_count,facebook_share_count,facebook_comment_plugin_count,pinterest_count," +
         "reddit_score,reddit_comments,reddit_posts,hackernews_points,hackernews_comments,hackernews_stories," +
         "bluesky_likes,bluesky_reposts,bluesky_replies,bluesky_quotes,bluesky_posts,vk_count,ok_count,tumblr_notes",
     );
     // A v1 query asks Facebook and Pinterest only: the other networks' cells are empty, never 0.
-    expect(lines[1]).toMatch(new RegExp(`,${counted.Pinterest},{14}$`));
+    expect(lines[1]).toMatch(new RegExp(`^${url},[^,]+Z,.*,${counted.Pinterest},{14}$`));
 
     const denied = await svc.get(`/v2/history?url=${encodeURIComponent(url)}`, bearer(other.apiKey));
     expect([denied.status, (await denied.json()).Type]).toEqual([404, "not_found"]);

@@ -74,7 +74,7 @@ describe("networks= on /v2/counts", () => {
     expect((await svc.stats()).facebook.calls).toBe(2);
   });
 
-  it("asks the networks the account shows when none are named, and refuses networks this service does not ask", async () => {
+  it("asks the networks the account shows when none are named, and answers a network this service does not ask as not configured", async () => {
     await svc.resetSandbox();
     const all = await (await counts(fresh())).json();
     expect(Object.keys(all.networks)).toEqual(["facebook", "pinterest", "reddit", "hackernews", "bluesky", "vk", "ok"]);
@@ -85,8 +85,12 @@ describe("networks= on /v2/counts", () => {
     await svc.prisma.account.update({ where: { email }, data: { networks: null } });
 
     const off = await counts(fresh(), "reddit,tumblr");
-    expect(off.status).toBe(400);
-    expect(await off.json()).toEqual({ Type: "invalid_parameter", Error: expect.stringContaining("does not ask tumblr") });
+    expect(off.status).toBe(200);
+    const answered = (await off.json()).networks;
+    expect(answered.tumblr).toEqual({ status: "unavailable", reason: "not_configured", retry_at: null, notes: null });
+    expect(answered.reddit.status).toBe("ok");
+    expect(answered.reddit).not.toHaveProperty("reason");
+    expect((await moreStats()).tumblr.calls).toBe(0);
     const unknown = await counts(fresh(), "myspace");
     expect([unknown.status, (await unknown.json()).Type]).toEqual([400, "invalid_parameter"]);
   });
@@ -107,11 +111,12 @@ describe("networks= on /v2/counts", () => {
     await moreKnobs({ hackernews: { mode: "fail" } });
     await sleep(1100);
     const second = (await (await counts(url, "hackernews")).json()).networks.hackernews;
-    expect(second).toEqual({ ...first, status: "stale", age_seconds: expect.any(Number) });
+    // Its state now says why: its last answer was an error (no time is known for that).
+    expect(second).toEqual({ ...first, status: "stale", age_seconds: expect.any(Number), reason: "upstream_error", retry_at: null });
     expect(second.age_seconds).toBeGreaterThanOrEqual(1);
 
     const never = (await (await counts(fresh(), "hackernews")).json()).networks.hackernews;
-    expect(never).toEqual({ status: "unavailable", points: null, comments: null, stories: null });
+    expect(never).toEqual({ status: "unavailable", reason: "upstream_error", retry_at: null, points: null, comments: null, stories: null });
     await moreKnobs({ hackernews: { mode: "ok" } });
   });
 });
@@ -133,8 +138,10 @@ describe("GET /v2/networks", () => {
   it("says throttled until the network's Retry-After, and asks it no more meanwhile", async () => {
     await moreKnobs({ reddit: { mode: "throttle", retryAfterSeconds: 120 } });
     const before = (await moreStats()).reddit.calls;
-    expect((await (await counts(fresh(), "reddit")).json()).networks.reddit.status).toBe("unavailable");
+    const answer = (await (await counts(fresh(), "reddit")).json()).networks.reddit;
+    expect(answer).toMatchObject({ status: "unavailable", reason: "throttled" });
     const reddit = await health("reddit");
+    expect(answer.retry_at).toBe(reddit.retry_at);
     expect(reddit.state).toBe("throttled");
     const wait = Date.parse(reddit.retry_at!) - Date.now();
     expect(wait).toBeGreaterThan(100_000);
@@ -184,7 +191,7 @@ describe("GET /v2/networks", () => {
 
     await moreKnobs({ ok: { mode: "hang" } });
     const answer = (await (await counts(fresh(), "ok")).json()).networks.ok;
-    expect(answer).toEqual({ status: "unavailable", count: null });
+    expect(answer).toEqual({ status: "unavailable", reason: "upstream_error", retry_at: null, count: null });
     expect(await health("ok")).toMatchObject({ state: "unavailable", errors_last_hour: 1 });
     await moreKnobs({ ok: { mode: "ok" } });
   });
@@ -192,7 +199,7 @@ describe("GET /v2/networks", () => {
   it("says credentials_rejected when Bluesky refuses the session", async () => {
     await moreKnobs({ bluesky: { mode: "reject-credentials" } });
     const answer = (await (await counts(fresh(), "bluesky")).json()).networks.bluesky;
-    expect(answer.status).toBe("unavailable");
+    expect(answer).toMatchObject({ status: "unavailable", reason: "credentials_rejected", retry_at: null });
     expect((await health("bluesky")).state).toBe("credentials_rejected");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dayTicks, hasValues, networkSeries, rangeDomain } from "./history-series.ts";
+import { dailyChanges, dayTicks, hasValues, networkSeries, rangeDomain, totalSeries } from "./history-series.ts";
 import type { HistoryAnswer } from "./types.ts";
 
 const FACEBOOK_NULLS = { total_count: null, comment_count: null, reaction_count: null, share_count: null, comment_plugin_count: null };
@@ -40,6 +40,38 @@ describe("networkSeries", () => {
     expect(networkSeries(points, "facebook").map((p) => p.isolated)).toEqual([true, false, false, false]);
     expect(networkSeries(points, "pinterest").map((p) => p.isolated)).toEqual([false, false, false, true]);
     expect(networkSeries(points.slice(0, 1), "pinterest")[0]!.isolated).toBe(true);
+  });
+});
+
+describe("totalSeries", () => {
+  it("adds up the networks that reported at each point, a gap where none did", () => {
+    expect(totalSeries(points, ["facebook", "pinterest"]).map((p) => p.value)).toEqual([11, 2, 12, 15]);
+    expect(totalSeries(points, ["facebook"]).map((p) => p.value)).toEqual([10, null, 12, 15]);
+    expect(totalSeries(points, ["facebook"]).map((p) => p.isolated)).toEqual([true, false, false, false]);
+  });
+});
+
+describe("dailyChanges", () => {
+  it("compares each day's last point with the day before's, over the networks known at both", () => {
+    // Jan 2 has no Facebook and Jan 3 no Pinterest: each change counts only the network both days know.
+    expect(dailyChanges(points, ["facebook", "pinterest"])).toEqual([
+      { t: Date.UTC(2025, 0, 1), change: null },
+      { t: Date.UTC(2025, 0, 2), change: 1 },
+      { t: Date.UTC(2025, 0, 3), change: null },
+      { t: Date.UTC(2025, 0, 4), change: 3 },
+    ]);
+  });
+
+  it("takes the last of a day's hourly points, and leaves a day after a day without points without a change", () => {
+    const hourly: HistoryAnswer["points"] = [
+      { t: "2025-01-01T05:00:00.000Z", networks: { facebook: facebook(10) } },
+      { t: "2025-01-01T23:00:00.000Z", networks: { facebook: facebook(14) } },
+      { t: "2025-01-02T01:00:00.000Z", networks: { facebook: facebook(15) } },
+      { t: "2025-01-02T20:00:00.000Z", networks: { facebook: facebook(13) } },
+      { t: "2025-01-04T10:00:00.000Z", networks: { facebook: facebook(20) } },
+    ];
+    expect(dailyChanges(hourly, ["facebook"]).map((d) => d.change)).toEqual([null, -1, null]);
+    expect(dailyChanges(hourly, ["facebook"]).map((d) => d.t)).toEqual([Date.UTC(2025, 0, 1), Date.UTC(2025, 0, 2), Date.UTC(2025, 0, 4)]);
   });
 });
 

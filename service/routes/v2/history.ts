@@ -1,4 +1,5 @@
 import Papa from "papaparse";
+import { historyCsvName } from "../../../lib/history/csv-name.ts";
 import type { AccountContext } from "../../../lib/store/accounts.ts";
 import type { ApiDeps } from "../../api-deps.ts";
 import { dayRange, readHistory } from "../../history/read-history.ts";
@@ -27,12 +28,12 @@ export const v2HistoryHandler = (deps: ApiDeps) =>
     });
   });
 
-/** GET /v2/history.csv: the same points as CSV, one row per point. */
+/** GET /v2/history.csv: the same points as CSV, one row per point, each with its URL (exports are often merged). */
 export const v2HistoryCsvHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, async (account, { params }) => {
     const history = await historyOf(deps, account, params);
     const answer = send(200, null);
-    const name = `history-${new URL(history.url).hostname}-${history.interval}.csv`;
+    const name = historyCsvName(history.url, history.interval);
     return {
       status: 200,
       headers: {
@@ -42,8 +43,8 @@ export const v2HistoryCsvHandler = (deps: ApiDeps) =>
       },
       body:
         Papa.unparse({
-          fields: ["t", ...csvColumns(history.shown)],
-          data: history.points.map((point) => [new Date(point.at).toISOString(), ...csvCells(point.values, history.shown)]),
+          fields: ["url", "t", ...csvColumns(history.shown)],
+          data: history.points.map((point) => [history.url, new Date(point.at).toISOString(), ...csvCells(point.values, history.shown)]),
         }) + "\r\n",
     };
   });

@@ -8,7 +8,7 @@ import { trackUrls } from "../../tracking/add-tracked.ts";
 import { decodeCursor, encodeCursor, listTracked, trackedStatus, untrackUrl } from "../../tracking/track-urls.ts";
 import { setAliases, trackedUrlDetail } from "../../tracking/tracked-url.ts";
 import { storedNetworks } from "../../v2/network-objects.ts";
-import { unavailability, type Unavailability } from "../../networks/health.ts";
+import { unavailability, whyNot, type Unavailability } from "../../networks/health.ts";
 import type { NetworkId } from "../../../lib/counts/all-networks.ts";
 import { aliasesBodySchema, trackBodySchema, trackedListQuerySchema, untrackQuerySchema } from "../../../lib/v2/tracked-schemas.ts";
 import { iso, MAX_V2_BODY_BYTES, networksAsked, v2Endpoint } from "./v2-endpoint.ts";
@@ -38,21 +38,30 @@ export const v2TrackedListHandler = (deps: ApiDeps) =>
     const after = query.cursor ? decodeCursor(query.cursor, ordering) : undefined;
     const page = await listTracked(deps, account, { ...ordering, limit: query.limit, after, search: query.q, filter: query.filter });
     const shown = networksAsked(deps, account, undefined);
-    // A network without a value says why, by its state now (the refresh share spent: "budget", with retry_at).
-    const why = unavailability(await deps.networkHealth());
+    const states = unavailability(await deps.networkHealth(), "refresh");
     const lines = query.sparkline ? await sparklines(deps, account.id, page.rows, deps.clock.now(), account.networks) : null;
     return send(200, {
-      data: page.rows.map((row) => (lines ? { ...trackedItem(row, shown, why), sparkline: lines.get(row.urlId) } : trackedItem(row, shown, why))),
+      data: page.rows.map((row) => (lines ? { ...trackedItem(row, shown, states), sparkline: lines.get(row.urlId) } : trackedItem(row, shown, states))),
       next_cursor: page.next ? encodeCursor(page.next, ordering) : null,
     });
   });
 
-const trackedItem = (row: Awaited<ReturnType<typeof listTracked>>["rows"][number], networks: readonly NetworkId[], why: Map<NetworkId, Unavailability>) => ({
+type TrackedRow = Awaited<ReturnType<typeof listTracked>>["rows"][number];
+type States = ReadonlyMap<NetworkId, Unavailability>;
+
+/**
+ * Why a tracked URL's network (or a form's, `counted`: whether it was ever counted) has no value: the network's
+ * state now, else its last refresh gave none (or there was none yet); asked again at the URL's next refresh at the earliest.
+ */
+const whyNotCounted = (states: States, row: TrackedRow, counted: boolean) =>
+  whyNot(states, counted ? "upstream_error" : "pending", iso(row.nextRefreshAt));
+
+const trackedItem = (row: TrackedRow, networks: readonly NetworkId[], states: States) => ({
   url: row.url,
   added_at: iso(row.addedAt),
   last_refreshed_at: iso(row.lastRefreshedAt),
   next_refresh_at: iso(row.nextRefreshAt),
-  networks: storedNetworks(row.latest, networks, why),
+  networks: storedNetworks(row.latest, networks, whyNotCounted(states, row, row.lastRefreshedAt !== null)),
   total: row.total,
   change_7d: row.change7d,
   change_30d: row.change30d,
@@ -76,17 +85,16 @@ export const v2TrackedUrlHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, async (account, { params }) => {
     const detail = await trackedUrlDetail(deps, account, validQuery(untrackQuerySchema, params).url);
     const shown = networksAsked(deps, account, undefined);
-    // A network without a value says why, by its state now (the refresh share spent: "budget", with retry_at).
-    const why = unavailability(await deps.networkHealth());
+    const states = unavailability(await deps.networkHealth(), "refresh");
     return send(200, {
-      ...trackedItem(detail.row, shown, why),
+      ...trackedItem(detail.row, shown, states),
       aliases: detail.row.aliases,
       count_variants: detail.countVariants,
       forms: detail.forms.map((form) => ({
         url: form.url,
         kind: form.kind,
         observed_at: form.latest ? iso(form.latest.at) : null,
-        networks: storedNetworks(form.latest?.values ?? null, shown, why),
+        networks: storedNetworks(form.latest?.values ?? null, shown, whyNotCounted(states, detail.row, form.latest !== null)),
         facebook_counted: form.facebookCounted,
       })),
     });

@@ -1,38 +1,15 @@
 "use client";
 
-import dynamic from "next/dynamic";
-import { useId, useMemo } from "react";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { HISTORY_RANGES } from "@/dashboard/client/history-range";
-import { formatNumber } from "@/dashboard/client/format";
 import { useHistory } from "@/dashboard/client/hooks/use-tracked";
-import { useNow } from "@/dashboard/client/hooks/use-now";
-import { hasValues, networkSeries, rangeDomain } from "@/dashboard/client/tracked/history-series";
-import type { NetworkId } from "@/lib/counts/all-networks";
 import type { HeadlineNetwork } from "@/dashboard/client/tracked/networks";
-import type { HistoryAnswer } from "@/dashboard/client/tracked/types";
 import { historyCsvPath, HISTORY_INTERVALS, type UrlView } from "@/dashboard/client/tracked/url-view";
-
-// Recharts is large: load it in the browser only, and only on this page (not the list's, not the overview's).
-const HistoryChart = dynamic(() => import("./history-chart"), {
-  ssr: false,
-  loading: () => <LoadingState label="Loading chart…" className="h-56" />,
-});
+import { NetworkHistory } from "./network-history";
+import { TotalHistory } from "./total-history";
 
 const INTERVAL_LABELS = { day: "Daily", hour: "Hourly" } as const;
-// SVG presentation attributes take plain colours: brand-600 as hex for Facebook, each other network's own
-// colour (darkened where it would be faint on white).
-const NETWORK_COLORS: Record<NetworkId, string> = {
-  facebook: "#0060c1",
-  pinterest: "#c8232c",
-  reddit: "#d93900",
-  hackernews: "#b45309",
-  bluesky: "#0070e0",
-  vk: "#4a76a8",
-  ok: "#c76a00",
-  tumblr: "#36465d",
-};
 
 export function HistoryCard({
   view,
@@ -41,7 +18,7 @@ export function HistoryCard({
   onChange,
 }: {
   view: UrlView;
-  /** The networks the account shows: a chart each. */
+  /** The networks the account shows: a chart each, and their Total. */
   networks: readonly HeadlineNetwork[];
   refreshedAt: string | null;
   onChange: (next: Partial<Omit<UrlView, "url">>) => void;
@@ -125,51 +102,10 @@ function Charts({ view, networks, refreshedAt }: { view: UrlView; networks: read
       className={`grid gap-6 ${networks.length > 1 ? "lg:grid-cols-2" : ""} ${history.isPlaceholderData ? "opacity-60" : ""}`}
       aria-busy={history.isPlaceholderData}
     >
+      <TotalHistory points={history.data.points} networks={networks} view={view} />
       {networks.map((network) => (
         <NetworkHistory key={network.key} points={history.data.points} network={network} view={view} />
       ))}
     </div>
-  );
-}
-
-function NetworkHistory({
-  points,
-  network,
-  view,
-}: {
-  points: HistoryAnswer["points"];
-  network: HeadlineNetwork;
-  view: UrlView;
-}) {
-  const series = useMemo(() => networkSeries(points, network.key), [points, network.key]);
-  const captionId = useId();
-  const now = useNow();
-  const known = series.filter((point) => point.value !== null);
-  const title = `${network.label} ${network.measure}, ${view.interval === "hour" ? "hourly" : "daily"}, last ${view.range} days`;
-  return (
-    <figure data-testid={`history-${network.key}`} className="min-w-0">
-      <h3 className="text-sm font-semibold">
-        {network.label} <span className="font-normal text-slate-600">({network.measure})</span>
-      </h3>
-      <figcaption id={captionId} className="mb-2 text-xs text-slate-600">
-        {known.length === 0
-          ? `${network.label} did not report in this range: nothing to draw (not a zero).`
-          : known.length === 1
-            ? `${formatNumber(known[0]!.value!)}: one point so far.`
-            : `${formatNumber(known[0]!.value!)} to ${formatNumber(known.at(-1)!.value!)} over ${formatNumber(known.length)} points` +
-              (known.length < series.length ? "; gaps where it did not report." : ".")}
-      </figcaption>
-      {hasValues(series) && now !== null && (
-        <HistoryChart
-          series={series}
-          domain={rangeDomain(view.range, now)}
-          interval={view.interval}
-          color={NETWORK_COLORS[network.key]}
-          name={network.label}
-          title={title}
-          describedBy={captionId}
-        />
-      )}
-    </figure>
   );
 }

@@ -22,6 +22,7 @@ export default function HistoryChart({
   name,
   title,
   describedBy,
+  yAxisWidth = "auto",
 }: {
   series: SeriesPoint[];
   /** The whole range, so 7 and 365 days look like what they are even where there are no points yet. */
@@ -31,6 +32,8 @@ export default function HistoryChart({
   name: string;
   title: string;
   describedBy: string;
+  /** Fixed where another chart stacks under this one, so their time axes line up. */
+  yAxisWidth?: number | "auto";
 }) {
   const known = series.flatMap((point) => (point.value === null ? [] : [point.value]));
   const low = Math.min(...known);
@@ -66,7 +69,7 @@ export default function HistoryChart({
         domain={yDomain}
         tickFormatter={(value: number) => formatNumber(value)}
         allowDecimals={false}
-        width="auto"
+        width={yAxisWidth}
         tick={{ fontSize: 12, fill: "#475569" }}
         tickLine={false}
         axisLine={false}

@@ -8,7 +8,7 @@ import { formatTimeAgo, formatTimeUntil } from "@/dashboard/client/format";
 import { useNow } from "@/dashboard/client/hooks/use-now";
 import { useShownNetworks } from "@/dashboard/client/hooks/use-shown-networks";
 import { isNotTracked, useSaveAliases, useTrackedUrl } from "@/dashboard/client/hooks/use-tracked";
-import { headlineCount, type HeadlineNetwork } from "@/dashboard/client/tracked/networks";
+import type { HeadlineNetwork } from "@/dashboard/client/tracked/networks";
 import type { TrackedUrlDetail } from "@/dashboard/client/tracked/types";
 import { urlViewHref, type UrlView } from "@/dashboard/client/tracked/url-view";
 import { NetworkBanner } from "../../network-banner";
@@ -16,6 +16,7 @@ import { Change, Count } from "../counts";
 import { AliasesEditor } from "./aliases-editor";
 import { FormsTable } from "./forms-table";
 import { HistoryCard } from "./history-card";
+import { NetworkCount, ReasonLegend } from "./network-reasons";
 import { NotTracked } from "./not-tracked";
 
 export function UrlViewClient({ view }: { view: UrlView }) {
@@ -104,10 +105,11 @@ function Header({ item, networks }: { item: TrackedUrlDetail; networks: readonly
       <dl aria-label="By network" className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-4">
         {networks.map((network) => (
           <Figure key={network.key} label={network.label} title={`${network.label}: ${network.measure}`} testId={`url-${network.key}`}>
-            <Count value={headlineCount(item.networks, network.key)} />
+            <NetworkCount networks={item.networks} network={network.key} now={now} />
           </Figure>
         ))}
       </dl>
+      <ReasonLegend networks={item.networks} shown={networks} />
       <p className="mt-2 text-sm text-slate-600" data-testid="refresh-times">
         {refreshed === null ? (
           "Not counted yet: a new URL is counted within a minute of tracking."
