@@ -1,5 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { currentTheme } from "@/components/theme/current-theme";
+import { themeClass } from "@/components/theme/theme";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -12,9 +14,9 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 // Every page is rendered per request, so its scripts carry that response's CSP nonce (dashboard/server/security-headers.ts).
 export const dynamic = "force-dynamic";
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    <html lang="en" className={themeClass(await currentTheme())}>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">{children}</body>
     </html>
   );

@@ -1,6 +1,6 @@
 import type { APIRequestContext, APIResponse, Cookie, Page, Response } from "@playwright/test";
 import { E2E_BASE_URL } from "./env";
-import { admin, api, captureAction, createAccount, expect, replayAction, signIn, test, testClientAddress, withDatabase } from "./fixtures";
+import { admin, api, captureAction, createAccount, expect, replayAction, signIn, signOut, test, testClientAddress, withDatabase } from "./fixtures";
 import { dashboardPages, dashboardRoutes, MUTATIONS } from "./routes";
 
 /**
@@ -172,7 +172,7 @@ test.describe("sign in and out", () => {
     };
     expect(new URL(await replay()).pathname).toBe("/dashboard");
 
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await signOut(page);
     await expect(page).toHaveURL(/\/sign-in$/);
     expect((await page.context().cookies()).find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
     await page.goto("/dashboard");
@@ -248,7 +248,7 @@ test.describe("signed out", () => {
 test.describe("deep links", () => {
   test("after signing out, a deep link leads back to itself once signed in", async ({ page, account }) => {
     await signIn(page, account);
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await signOut(page);
     await expect(page).toHaveURL(/\/sign-in$/);
     await page.goto("/dashboard/usage?days=90");
     await expect(page).toHaveURL(`${E2E_BASE_URL}/sign-in?next=${encodeURIComponent("/dashboard/usage?days=90")}`);

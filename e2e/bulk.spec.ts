@@ -2,7 +2,7 @@ import fs from "node:fs";
 import Papa from "papaparse";
 import type { Page } from "@playwright/test";
 import { E2E_BASE_URL } from "./env";
-import { admin, api, createAccount, expect, finishedJob, setUsedToday, signIn, test, type BulkAnswer, type E2EAccount } from "./fixtures";
+import { admin, api, createAccount, expect, finishedJob, setUsedToday, signIn, signOut, test, type BulkAnswer, type E2EAccount } from "./fixtures";
 
 /**
  * Bulk jobs in the dashboard: a file checked in the browser before upload, live progress to complete, the
@@ -189,7 +189,7 @@ test("bulk: a file is checked, submitted, followed to complete, and its results 
   await expect(page.getByRole("listitem").filter({ has: entry })).toContainText("30 of 30 URLs");
   await expectNoPageOverflow(page);
   await page.screenshot({ path: test.info().outputPath("bulk-phone.png"), fullPage: true });
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await signOut(page);
   await expect(page).toHaveURL(/\/sign-in/);
   await signIn(page, account);
   await page.goto("/dashboard/bulk");

@@ -74,6 +74,12 @@ export async function signIn(page: Page, account: Pick<E2EAccount, "email" | "pa
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
+/** Signs out through the header's account menu. */
+export async function signOut(page: Page) {
+  await page.getByRole("banner").getByRole("button", { name: /^Account:/ }).click();
+  await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
+}
+
 /** Calls the public API directly, as a client library would. */
 export async function api(path: string, apiKey: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${E2E_BASE_URL}${path}${path.includes("?") ? "&" : "?"}apikey=${apiKey}`);

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { createAccount, expect, signIn, test, withDatabase, type E2EAccount } from "./fixtures";
+import { createAccount, expect, signIn, signOut, test, type E2EAccount, withDatabase } from "./fixtures";
 
 /** Another browser (its own cookies) signed in as the account. */
 async function otherBrowser(browser: Browser, account: E2EAccount): Promise<Page> {
@@ -57,7 +57,7 @@ test("changes the password: this session stays, other sessions end, the new pass
   await expect(other).toHaveURL(/\/sign-in$/);
   await other.context().close();
 
-  await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
+  await signOut(page);
   await expect(page).toHaveURL(/\/sign-in$/);
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);

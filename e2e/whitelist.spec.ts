@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { admin, api, expect, test, type E2EAccount } from "./fixtures";
+import { admin, api, expect, signOut, test, type E2EAccount } from "./fixtures";
 import { E2E_BASE_URL } from "./env";
 
 interface WhitelistAnswer {
@@ -216,7 +216,7 @@ test("unsaved edits: leaving by a link, reload, close or sign-out asks first", a
 
   // Sign-out leaves the page too.
   page.once("dialog", (dialog) => void dialog.dismiss());
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await signOut(page);
   await expect(page).toHaveURL(/\/dashboard\/whitelist$/);
   await expect(listed(page)).toHaveText([/^example\.com/]);
 

@@ -1,0 +1,56 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { E2E_BASE_URL } from "./env";
+import { type E2EAccount, expect, finishedJob, test } from "./fixtures";
+import { dashboardPages } from "./routes";
+
+/**
+ * axe on every page, in light and in dark: no violation of any rule axe runs by default (WCAG 2.x A and AA,
+ * contrast among them, and its best practices), the pages with data in them as well as the empty ones.
+ */
+
+async function expectNoViolations(page: Page, path: string) {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const found = violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+    expect(found, `${path} in ${colorScheme}`).toEqual([]);
+  }
+}
+
+async function post(account: E2EAccount, path: string, body: unknown) {
+  const response = await fetch(`${E2E_BASE_URL}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${account.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+for (const path of ["/", "/sign-in", "/sign-up"]) {
+  test(`axe: ${path} signed out`, async ({ page }) => {
+    await expectNoViolations(page, path);
+  });
+}
+
+for (const path of dashboardPages().filter((p) => p !== "/dashboard/urls/view")) {
+  test(`axe: ${path}`, async ({ signedIn: page }) => {
+    await expectNoViolations(page, path);
+  });
+}
+
+test("axe: the URL list and a URL's view with history, and a finished bulk job", async ({ signedIn: page, account }) => {
+  test.setTimeout(120_000);
+  const urls = Array.from({ length: 3 }, (_, i) => `https://example.com/axe-${Date.now()}-${i}`);
+  await post(account, "/v2/tracked", { urls });
+  await expect.poll(async () => (await page.request.get(`/api/dashboard/tracked`)).ok()).toBe(true);
+  await expectNoViolations(page, "/dashboard/urls");
+  await expectNoViolations(page, `/dashboard/urls/view?url=${encodeURIComponent(urls[0]!)}`);
+
+  const { bulk_id: bulkId } = await post(account, "/v2/bulk", { urls });
+  await finishedJob(account.apiKey, String(bulkId), "v2");
+  await expectNoViolations(page, `/dashboard/bulk/${bulkId}`);
+});
