@@ -4,6 +4,7 @@ import { Bar, BarChart, CartesianGrid, Cell, ReferenceLine, Tooltip, XAxis, YAxi
 import { formatNumber } from "@/dashboard/client/format";
 import { formatChange } from "@/dashboard/client/tracked/change";
 import { dayTicks, type DayChange } from "@/dashboard/client/tracked/history-series";
+import { AXIS_COLOR, GRID_COLOR, ZERO_COLOR, TOOLTIP_STYLE } from "@/components/charts/chart-theme";
 import { FALL_COLOR, RISE_COLOR } from "./chart-colors";
 
 const DAY = 86_400_000;
@@ -40,7 +41,7 @@ export default function ChangeChart({
       title={title}
       aria-describedby={describedBy}
     >
-      <CartesianGrid vertical={false} stroke="#e2e8f0" />
+      <CartesianGrid vertical={false} stroke={GRID_COLOR} />
       <XAxis
         dataKey="t"
         type="number"
@@ -50,19 +51,19 @@ export default function ChangeChart({
         tickFormatter={(t: number) => dayTick.format(t)}
         minTickGap={24}
         interval="equidistantPreserveStart"
-        tick={{ fontSize: 12, fill: "#475569" }}
+        tick={{ fontSize: 12, fill: AXIS_COLOR }}
         tickLine={false}
       />
       <YAxis
         tickFormatter={(value: number) => formatNumber(value)}
         allowDecimals={false}
         width={yAxisWidth}
-        tick={{ fontSize: 12, fill: "#475569" }}
+        tick={{ fontSize: 12, fill: AXIS_COLOR }}
         tickLine={false}
         axisLine={false}
       />
-      <ReferenceLine y={0} stroke="#94a3b8" />
-      <Tooltip labelFormatter={(t) => dayLabel.format(Number(t) - DAY / 2)} formatter={(value) => formatChange(Number(value)).text} />
+      <ReferenceLine y={0} stroke={ZERO_COLOR} />
+      <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={(t) => dayLabel.format(Number(t) - DAY / 2)} formatter={(value) => formatChange(Number(value)).text} />
       <Bar dataKey="change" name="Change" maxBarSize={24} isAnimationActive={false}>
         {data.map((day) => (
           <Cell key={day.t} fill={day.change < 0 ? FALL_COLOR : RISE_COLOR} />

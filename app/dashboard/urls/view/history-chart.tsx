@@ -4,6 +4,7 @@ import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts"
 import { formatNumber } from "@/dashboard/client/format";
 import { dayTicks, type SeriesPoint } from "@/dashboard/client/tracked/history-series";
 import type { HistoryInterval } from "@/dashboard/client/tracked/url-view";
+import { AXIS_COLOR, GRID_COLOR, TOOLTIP_STYLE } from "@/components/charts/chart-theme";
 
 // Ticks and daily points are UTC days: shown in UTC, or a reader west of Greenwich would see each a day early.
 const dayTick = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });
@@ -50,7 +51,7 @@ export default function HistoryChart({
       title={title}
       aria-describedby={describedBy}
     >
-      <CartesianGrid vertical={false} stroke="#e2e8f0" />
+      <CartesianGrid vertical={false} stroke={GRID_COLOR} />
       <XAxis
         dataKey="t"
         type="number"
@@ -61,7 +62,7 @@ export default function HistoryChart({
         minTickGap={24}
         // Every nth day where not all fit (a half-width chart, a phone): evenly spaced, not a tick here and there.
         interval="equidistantPreserveStart"
-        tick={{ fontSize: 12, fill: "#475569" }}
+        tick={{ fontSize: 12, fill: AXIS_COLOR }}
         tickLine={false}
       />
       {/* Exact numbers, as wide as they need: compact ones ("3.5K") repeat on a narrow range. */}
@@ -70,11 +71,12 @@ export default function HistoryChart({
         tickFormatter={(value: number) => formatNumber(value)}
         allowDecimals={false}
         width={yAxisWidth}
-        tick={{ fontSize: 12, fill: "#475569" }}
+        tick={{ fontSize: 12, fill: AXIS_COLOR }}
         tickLine={false}
         axisLine={false}
       />
       <Tooltip
+        contentStyle={TOOLTIP_STYLE}
         labelFormatter={(t) => label.format(Number(t))}
         formatter={(value) => (value === null || value === undefined ? "not reported" : formatNumber(Number(value)))}
       />
