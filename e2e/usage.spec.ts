@@ -230,6 +230,7 @@ test("a custom date range: checked at the field, kept in the URL, survives reloa
   setQueriesOn(account.email, day(-40), 11);
   setQueriesOn(account.email, day(-35), 5);
   setQueriesOn(account.email, day(-20), 9);
+  setQueriesOn(account.email, day(-2), 3);
   await page.goto("/dashboard/usage");
   const form = page.getByRole("form", { name: "Custom range" });
   const from = form.getByLabel("From");
@@ -256,6 +257,9 @@ test("a custom date range: checked at the field, kept in the URL, survives reloa
   await expect(page).toHaveURL(new RegExp(`/dashboard/usage\\?from=${day(-45)}&to=${day(-30)}$`));
   await expect(bodyRows(page)).toHaveCount(16);
   await expect(page.locator("figcaption")).toHaveText(/^16 queries served/);
+  // Two days with queries, none refused: two bars, and no refused segment drawn on them.
+  await expect(page.locator(`.recharts-bar-rectangle path[fill="#0060c1"]`)).toHaveCount(2);
+  await expect(page.locator(`.recharts-bar-rectangle path:not([fill="#0060c1"])`)).toHaveCount(0);
   await expect(page.getByRole("heading", { name: `${longDate(day(-45))} – ${longDate(day(-30))}` })).toBeVisible();
   for (const preset of ["7 days", "30 days", "90 days"]) await expect(page.getByRole("button", { name: preset })).toHaveAttribute("aria-pressed", "false");
   await page.screenshot({ path: test.info().outputPath("usage-custom-range.png"), fullPage: true });

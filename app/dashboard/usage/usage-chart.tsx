@@ -6,7 +6,8 @@ import { formatUsageDate, REFUSAL_LABELS, REFUSAL_REASONS, requests, type UsageD
 import { QUOTA_COLOR, REFUSAL_COLORS, SERVED_COLOR } from "./colors";
 
 const compact = new Intl.NumberFormat("en-US", { notation: "compact" });
-const visibleIfAny = (value: number | undefined | null) => (value ? 2 : 0);
+/** A stacked segment's minimum height: Recharts hands it the stack's top, so its own value is read from the day. */
+const visibleIfAny = (usage: UsageDay[], value: (day: UsageDay) => number) => (_top: unknown, index: number) => (usage[index] && value(usage[index]) > 0 ? 2 : 0);
 
 /**
  * Requests per day as stacked bars, served at the bottom and the refused ones on top by reason, and the
@@ -59,7 +60,8 @@ export default function UsageChart({
         formatter={(value) => formatNumber(Number(value))}
         cursor={{ fill: "#f1f5f9" }}
       />
-      <Legend wrapperStyle={{ fontSize: 12 }} />
+      {/* In drawing order (not sorted by name), in text that reads on white whatever the series' colour. */}
+      <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} formatter={(value) => <span className="text-slate-700">{value}</span>} />
       {/* No animation: the numbers should be readable (and the screenshots true) the moment they appear. */}
       {/* A day with a few requests under a large quota still shows them; a stacked segment pushes the next up. */}
       <Bar
@@ -68,7 +70,7 @@ export default function UsageChart({
         stackId="requests"
         fill={SERVED_COLOR}
         maxBarSize={32}
-        minPointSize={visibleIfAny}
+        minPointSize={visibleIfAny(usage, (day) => day.served)}
         isAnimationActive={false}
       />
       {REFUSAL_REASONS.map((reason) => (
@@ -79,7 +81,7 @@ export default function UsageChart({
           stackId="requests"
           fill={REFUSAL_COLORS[reason]}
           maxBarSize={32}
-          minPointSize={visibleIfAny}
+          minPointSize={visibleIfAny(usage, (day) => day.refused[reason])}
           isAnimationActive={false}
         />
       ))}
