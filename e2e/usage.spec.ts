@@ -287,6 +287,8 @@ test("a custom range with nothing in it says so, and one before the account exis
   backdateAccount(account.email, 120);
   await page.goto(`/dashboard/usage?from=${day(-60)}&to=${day(-50)}`);
   await expect(page.getByText(`No queries from ${longDate(day(-60))} to ${longDate(day(-50))}.`)).toBeVisible();
+  // A quiet stretch of the past is no reason to offer the first request to make.
+  await expect(page.getByTestId("first-request")).toHaveCount(0);
   await page.goto(`/dashboard/usage?from=${day(-300)}&to=${day(-200)}`);
   await expect(page.getByText("No queries: your account did not exist yet in this range.")).toBeVisible();
 });

@@ -95,7 +95,9 @@ function UsageReport({ range, answer, firstRequest }: { range: UsageRange; answe
   // The report starts on the account's first day: a younger account has fewer days than the range.
   const since = usage[0] && usage[0].date > answer.from ? usage[0].date : null;
   if (!summary.busiest) {
-    // Every day is present with nothing in it; a table of zeros would say less than the first query to make.
+    // Every day is present with nothing in it; a table of zeros would say less than the first query to make. A
+    // custom range of the past says only that it was quiet: the account may well have made queries since.
+    if (!("days" in range)) return <EmptyState>{nothingIn(range, answer, since)}</EmptyState>;
     return (
       <EmptyState>
         <p>
