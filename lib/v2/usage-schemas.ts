@@ -36,7 +36,7 @@ export const usageAnswerV2Schema = z
     days: z.array(
       z.object({
         day: z.iso.date(),
-        served: count.meta({ description: "Queries counted against the day's quota: single queries, bulk URLs, URLs newly tracked" }),
+        served: count.meta({ description: "Queries counted against the day's quota: single queries, bulk URLs counted, URLs and aliases newly tracked" }),
         refused: refusedSchema,
         quota: count.meta({ description: "The daily quota in force at the end of the day (0 before the account existed)" }),
       }),
