@@ -2,6 +2,7 @@ import type { CountService } from "./counts/count-service.ts";
 import type { Authenticator } from "./http/auth.ts";
 import type { QuotaClock } from "../lib/quota/clock.ts";
 import type { QuotaCounter } from "./quota/counter.ts";
+import type { RefusalCounter } from "./quota/refusals.ts";
 import type { QueuedBulkUrl } from "../lib/store/bulk.ts";
 import type { Store } from "../lib/store/store.ts";
 import type { HistoryRecorder } from "./history/recorder.ts";
@@ -14,6 +15,8 @@ export interface ApiDeps {
   counts: CountService;
   clock: QuotaClock;
   quota: QuotaCounter;
+  /** Count queries refused, per account, day and reason (written in batches). */
+  refusals: RefusalCounter;
   /** Throws unless every backing service (database, and Redis when used) answers. */
   ping: () => Promise<void>;
   /** A bulk job's URLs were stored: hand them to the workers. Never throws (workers also find stored jobs themselves). */

@@ -18,6 +18,7 @@ import { memoryNetworkCache, redisNetworkCache } from "./counts/network-cache.ts
 import { QuotaClock } from "../lib/quota/clock.ts";
 import { storeQuotaCounter } from "./quota/counter.ts";
 import { RedisQuotaCounter } from "./quota/redis-counter.ts";
+import { RefusalCounter } from "./quota/refusals.ts";
 import { startSandbox, type Sandbox } from "./sandbox/sandbox.ts";
 import type { PlanLimits } from "../lib/store/accounts.ts";
 import type { QueuedBulkUrl } from "../lib/store/bulk.ts";
@@ -41,7 +42,10 @@ export interface ServiceRuntime {
   store: Store;
   /** Throws unless every backing service (database, and Redis when used) answers: the health check. */
   ping(): Promise<void>;
-  /** Stops the worker (letting counted URLs finish), then closes the store, Redis and the sandbox. */
+  /**
+   * Writes the refused queries counted, stops the worker (letting counted URLs finish), then closes the store,
+   * Redis and the sandbox. Call it once the HTTP server has drained.
+   */
   close(): Promise<void>;
 }
 
@@ -143,12 +147,14 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
           { store, history: recorder, clock, quota, trackedAdded, allowPrivateHosts: env.SITEMAP_ALLOW_PRIVATE_HOSTS, now },
           env.REFRESH_POLL_MS,
         );
+  const refusals = new RefusalCounter(store.usage);
   const routes = createApiRoutes({
     store,
     auth: new Authenticator(store.accounts),
     counts,
     clock,
     quota,
+    refusals,
     ping,
     bulkSubmitted: bulk.submitted,
     history: recorder,
@@ -174,6 +180,8 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     store,
     ping,
     async close() {
+      // The HTTP server has drained: no refusal is counted after this write.
+      await refusals.stop();
       await imports?.stop();
       await scheduler?.stop();
       await bulk.worker?.stop();

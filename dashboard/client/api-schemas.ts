@@ -31,12 +31,6 @@ export const quotaSchema = z.object({
 });
 export type Quota = z.infer<typeof quotaSchema>;
 
-export const usageSchema = z.record(
-  z.string(),
-  z.object({ date: z.string(), queries: z.number().int(), quota: z.number().int() }),
-);
-export type Usage = z.infer<typeof usageSchema>;
-
 export const whitelistSchema = z.object({
   domains: z.array(z.string()),
   whitelist_domains_enabled: z.boolean(),

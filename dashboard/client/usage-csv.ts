@@ -1,7 +1,8 @@
 import Papa from "papaparse";
 import { quotaShare, type UsageDay } from "./usage.ts";
 
-export const USAGE_CSV_FIELDS = ["date", "queries", "quota", "percent_used"] as const;
+/** The first four columns are those the export always had (queries: served); the refused ones follow. */
+export const USAGE_CSV_FIELDS = ["date", "queries", "quota", "percent_used", "refused_quota", "refused_whitelist", "refused_invalid"] as const;
 
 /**
  * The usage days as CSV for a spreadsheet: a header row, one row per day oldest first, ISO dates, plain
@@ -10,7 +11,8 @@ export const USAGE_CSV_FIELDS = ["date", "queries", "quota", "percent_used"] as 
 export function usageCsv(days: readonly UsageDay[]): string {
   const rows = days.map((day) => {
     const share = quotaShare(day);
-    return [day.date, day.queries, day.quota, share === null ? "" : Number((share * 100).toFixed(4))];
+    const percent = share === null ? "" : Number((share * 100).toFixed(4));
+    return [day.date, day.served, day.quota, percent, day.refused.quota, day.refused.whitelist, day.refused.invalid];
   });
   return Papa.unparse({ fields: [...USAGE_CSV_FIELDS], data: rows });
 }

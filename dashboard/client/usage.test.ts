@@ -1,106 +1,137 @@
 import { describe, expect, it } from "vitest";
-import type { Usage } from "./api-schemas.ts";
-import { formatUsageDate, lastDays, quotaShare, summarizeUsage, usageRangeFrom, usageRangeSchema } from "./usage.ts";
+import {
+  customRangeProblem,
+  describeRange,
+  formatUsageDate,
+  fromAccountStart,
+  quotaShare,
+  rangeDays,
+  summarizeUsage,
+  usageRangeFrom,
+  usageRangeParams,
+  usageRouteSchema,
+} from "./usage.ts";
 
-/** A report like the API's: `count` days ending on 2026-03-10, every day present. */
-function report(count: number, queriesOn: (date: string) => number = () => 0): Usage {
-  const usage: Usage = {};
-  for (let i = count - 1; i >= 0; i--) {
-    const date = new Date(Date.UTC(2026, 2, 10 - i)).toISOString().slice(0, 10);
-    usage[date] = { date, queries: queriesOn(date), quota: 100_000 };
-  }
-  return usage;
+const none = { quota: 0, whitelist: 0, invalid: 0 };
+
+/** Days as GET /v2/usage answers them: `count` days ending on 2026-03-10, every day present. */
+function apiDays(count: number, on: (day: string) => Partial<{ served: number; refused: typeof none; quota: number }> = () => ({})) {
+  return Array.from({ length: count }, (_, i) => {
+    const day = new Date(Date.UTC(2026, 2, 10 - (count - 1 - i))).toISOString().slice(0, 10);
+    return { day, served: 0, refused: none, quota: 100_000, ...on(day) };
+  });
 }
 
-describe("lastDays", () => {
-  it("keeps the last N days, oldest first, ending today", () => {
-    const days = lastDays(report(90), 7);
-    expect(days.map((d) => d.date)).toEqual([
-      "2026-03-04",
-      "2026-03-05",
-      "2026-03-06",
-      "2026-03-07",
-      "2026-03-08",
-      "2026-03-09",
-      "2026-03-10",
-    ]);
+describe("fromAccountStart", () => {
+  it("keeps every day, oldest first, whatever order the API's come in", () => {
+    const days = fromAccountStart(apiDays(3).reverse());
+    expect(days.map((d) => d.date)).toEqual(["2026-03-08", "2026-03-09", "2026-03-10"]);
+    expect(days[0]).toEqual({ date: "2026-03-08", served: 0, refused: none, quota: 100_000 });
   });
 
-  it("sorts by date whatever order the object's keys come in", () => {
-    const shuffled = Object.fromEntries(Object.entries(report(10)).reverse());
-    expect(lastDays(shuffled, 3).map((d) => d.date)).toEqual(["2026-03-08", "2026-03-09", "2026-03-10"]);
-  });
-
-  it("returns every day when the report is shorter than the range", () => {
-    expect(lastDays(report(5), 30)).toHaveLength(5);
-  });
-
-  it("starts on the account's first day: the days before it (quota 0, no queries) are not part of its history", () => {
-    const young = report(90);
-    for (const [date, day] of Object.entries(young)) if (date < "2026-03-06") young[date] = { ...day, quota: 0 };
-    expect(lastDays(young, 90).map((d) => d.date)).toEqual(["2026-03-06", "2026-03-07", "2026-03-08", "2026-03-09", "2026-03-10"]);
-    expect(lastDays(young, 3)).toHaveLength(3);
-    const none = Object.fromEntries(Object.entries(report(5)).map(([date, day]) => [date, { ...day, quota: 0 }]));
-    expect(lastDays(none, 7)).toEqual([]);
-  });
-
-  it("copies only the day's numbers", () => {
-    const usage = { "2026-03-10": { date: "2026-03-10", queries: 3, quota: 500, extra: true } } as Usage;
-    expect(lastDays(usage, 7)).toEqual([{ date: "2026-03-10", queries: 3, quota: 500 }]);
+  it("starts on the account's first day: the days before it (quota 0, nothing served or refused) are not its history", () => {
+    const young = apiDays(10, (day) => (day < "2026-03-06" ? { quota: 0 } : {}));
+    expect(fromAccountStart(young).map((d) => d.date)).toEqual(["2026-03-06", "2026-03-07", "2026-03-08", "2026-03-09", "2026-03-10"]);
+    expect(fromAccountStart(apiDays(5, () => ({ quota: 0 })))).toEqual([]);
+    // A refusal counts as the account's: that day is kept.
+    const refusedFirst = apiDays(5, (day) => (day === "2026-03-07" ? { quota: 0, refused: { ...none, invalid: 1 } } : day < "2026-03-09" ? { quota: 0 } : {}));
+    expect(fromAccountStart(refusedFirst)[0]!.date).toBe("2026-03-07");
   });
 });
 
 describe("the range in the URL", () => {
+  const params = (query: string) => new URLSearchParams(query);
+
   it.each([
-    ["7", 7],
-    ["30", 30],
-    ["90", 90],
-    [null, 30],
-    [undefined, 30],
-    ["", 30],
-    ["14", 30],
-    ["7x", 30],
-  ])("?days=%s shows %i days", (param, expected) => {
-    expect(usageRangeFrom(param)).toBe(expected);
+    ["days=7", { days: 7 }],
+    ["days=90", { days: 90 }],
+    ["", { days: 30 }],
+    ["days=14", { days: 30 }],
+    ["days=7x", { days: 30 }],
+    ["from=2026-01-01&to=2026-01-31", { from: "2026-01-01", to: "2026-01-31" }],
+    ["from=2026-01-01&to=2026-01-31&days=7", { from: "2026-01-01", to: "2026-01-31" }],
+    ["from=2026-02-01&to=2026-01-31&days=7", { days: 7 }],
+    ["from=2026-01-01", { days: 30 }],
+    ["from=2024-01-01&to=2025-01-01", { days: 30 }],
+  ])("?%s shows %o", (query, expected) => {
+    expect(usageRangeFrom(params(query))).toEqual(expected);
   });
 
-  it("the route accepts only the offered ranges, 30 by default", () => {
-    expect(usageRangeSchema.parse({})).toEqual({ days: 30 });
-    expect(usageRangeSchema.parse({ days: "90" })).toEqual({ days: 90 });
-    for (const days of ["14", "abc", "", "7.5"]) {
-      const result = usageRangeSchema.safeParse({ days });
-      expect(result.success, days).toBe(false);
-      expect(result.error?.issues[0]?.message).toBe("days must be one of 7, 30, 90");
+  it("writes a range back as the params it is read from", () => {
+    for (const range of [{ days: 7 as const }, { from: "2026-01-01", to: "2026-01-31" }]) {
+      expect(usageRangeFrom(params(new URLSearchParams(usageRangeParams(range)).toString()))).toEqual(range);
     }
+  });
+
+  it("ends a preset on today and keeps a custom range as it is", () => {
+    expect(rangeDays({ days: 7 }, "2026-03-10")).toEqual({ from: "2026-03-04", to: "2026-03-10" });
+    expect(rangeDays({ days: 90 }, "2026-03-10")).toEqual({ from: "2025-12-11", to: "2026-03-10" });
+    expect(rangeDays({ from: "2025-01-01", to: "2025-02-01" }, "2026-03-10")).toEqual({ from: "2025-01-01", to: "2025-02-01" });
+  });
+});
+
+describe("the dashboard route's query", () => {
+  it("takes a preset (30 by default) or a custom range the API accepts", () => {
+    expect(usageRouteSchema.parse({})).toEqual({ days: 30 });
+    expect(usageRouteSchema.parse({ days: "90" })).toEqual({ days: 90 });
+    expect(usageRouteSchema.parse({ from: "2024-01-01", to: "2024-12-31" })).toEqual({ from: "2024-01-01", to: "2024-12-31" });
+  });
+
+  it.each([
+    [{ days: "14" }, "days must be one of 7, 30, 90"],
+    [{ from: "2026-01-01" }, "Enter an end date."],
+    [{ from: "2026-02-30", to: "2026-03-01" }, "Enter a start date."],
+    [{ from: "2026-03-02", to: "2026-03-01" }, "The end date must be on or after the start date."],
+    [{ from: "2024-01-01", to: "2025-01-01" }, "A range spans at most 366 days."],
+  ])("refuses %o: %s", (query, message) => {
+    const result = usageRouteSchema.safeParse(query);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe(message);
+  });
+
+  it("names the field a custom range's problem is at", () => {
+    expect(customRangeProblem("", "2026-01-01")?.field).toBe("from");
+    expect(customRangeProblem("2026-01-02", "2026-01-01")?.field).toBe("to");
+    expect(customRangeProblem("2026-01-01", "2026-01-01")).toBeNull();
   });
 });
 
 describe("quotaShare", () => {
-  it("is the share of the day's quota used", () => {
-    expect(quotaShare({ queries: 450, quota: 500 })).toBe(0.9);
-    expect(quotaShare({ queries: 0, quota: 500 })).toBe(0);
-  });
-
-  it("is null for a day without a quota (before the account existed)", () => {
-    expect(quotaShare({ queries: 0, quota: 0 })).toBeNull();
+  it("is the share of the day's quota served, and null for a day without a quota", () => {
+    expect(quotaShare({ served: 450, quota: 500 })).toBe(0.9);
+    expect(quotaShare({ served: 0, quota: 500 })).toBe(0);
+    expect(quotaShare({ served: 0, quota: 0 })).toBeNull();
   });
 });
 
 describe("summarizeUsage", () => {
-  it("totals the range and finds the busiest day (the latest of equals)", () => {
-    const days = lastDays(report(5, (date) => ({ "2026-03-07": 4, "2026-03-09": 4, "2026-03-10": 1 })[date] ?? 0), 5);
-    expect(summarizeUsage(days)).toEqual({ total: 9, busiest: { date: "2026-03-09", queries: 4, quota: 100_000 } });
+  it("totals served and refused by reason, and finds the day with the most requests (the latest of equals)", () => {
+    const days = fromAccountStart(
+      apiDays(5, (day) => ({
+        "2026-03-07": { served: 4 },
+        "2026-03-08": { served: 1, refused: { quota: 2, whitelist: 1, invalid: 0 } },
+        "2026-03-10": { served: 1, refused: { quota: 0, whitelist: 0, invalid: 1 } },
+      })[day] ?? {}),
+    );
+    const summary = summarizeUsage(days);
+    expect(summary).toMatchObject({ served: 6, refused: { quota: 2, whitelist: 1, invalid: 1 } });
+    expect(summary.busiest?.date).toBe("2026-03-08");
   });
 
-  it("has no busiest day when there were no queries", () => {
-    expect(summarizeUsage(lastDays(report(7), 7))).toEqual({ total: 0, busiest: null });
+  it("has no busiest day when nothing was served or refused", () => {
+    expect(summarizeUsage(fromAccountStart(apiDays(7)))).toEqual({ served: 0, refused: none, busiest: null });
   });
 });
 
-describe("formatUsageDate", () => {
+describe("dates for people", () => {
   it("shows the calendar date whatever the reader's time zone", () => {
     expect(formatUsageDate("2026-03-09", "short")).toBe("Mar 9");
     expect(formatUsageDate("2026-03-09", "medium")).toBe("Mar 9, 2026");
     expect(formatUsageDate("2026-03-09", "long")).toBe("Mon, Mar 9, 2026");
+  });
+
+  it("describes a range", () => {
+    expect(describeRange({ days: 7 })).toBe("last 7 days");
+    expect(describeRange({ from: "2026-03-01", to: "2026-03-31" })).toBe("Mar 1, 2026 – Mar 31, 2026");
   });
 });

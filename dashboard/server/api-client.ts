@@ -6,10 +6,10 @@ import {
   countObjectSchema,
   quotaSchema,
   statusSchema,
-  usageSchema,
   whitelistSchema,
 } from "../client/api-schemas.ts";
 import { bulkAnswerSchema, bulkSubmittedSchema, countsAnswerSchema, networksAnswerSchema, historyAnswerSchema } from "../../lib/v2/schemas.ts";
+import { usageAnswerV2Schema } from "../../lib/v2/usage-schemas.ts";
 import { aliasesAnswerSchema, importAnswerSchema, importQueuedSchema, trackAnswerSchema, trackedListAnswerSchema, trackedStatusSchema, trackedUrlAnswerSchema } from "../../lib/v2/tracked-schemas.ts";
 
 /** An error answer of the API (its `Type`), or `unreachable` / `bad_answer`. */
@@ -65,8 +65,9 @@ export class ShareCountApi {
     return (await this.call(quotaSchema, "/v1.0/quota")).body;
   }
 
-  async usage() {
-    return (await this.call(usageSchema, "/v1.0/usage")).body;
+  /** Queries served and refused per quota day, `from` to `to` (both included). */
+  async usage(range: { from: string; to: string }) {
+    return (await this.call(usageAnswerV2Schema, `/v2/usage?${new URLSearchParams(range)}`)).body.days;
   }
 
   async whitelist() {

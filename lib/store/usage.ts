@@ -1,4 +1,7 @@
-/** Queries counted per account and day (the record every quota counter writes to), and the quotas allocated. */
+/**
+ * Queries counted per account and day (the record every quota counter writes to), the quotas allocated, and
+ * the count queries refused per account, day and reason.
+ */
 
 export interface UsageDay {
   day: string;
@@ -8,6 +11,17 @@ export interface UsageDay {
 export interface Allocation {
   day: string;
   dailyQuota: number;
+}
+
+/** Why a count query was refused (see service/quota/refusals.ts for what each one takes in). */
+export const REFUSAL_REASONS = ["quota", "whitelist", "invalid"] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+export type Refusals = Record<RefusalReason, number>;
+
+export interface RefusedDay {
+  accountId: string;
+  day: string;
+  refused: Refusals;
 }
 
 export interface Reservation {
@@ -38,6 +52,13 @@ export interface UsageStore {
   queriesOn(accountId: string, day: string): Promise<number>;
   between(accountId: string, fromDay: string, toDay: string): Promise<UsageDay[]>;
   allocations(accountId: string): Promise<Allocation[]>;
+  /**
+   * Adds refusals counted elsewhere to each account's day, in one transaction (any number of processes add to
+   * the same rows). An account that no longer exists is skipped, so one deleted account cannot fail the rest.
+   */
+  addRefusals(days: readonly RefusedDay[]): Promise<void>;
+  /** The days from `fromDay` to `toDay` (both included) with refusals, oldest first. */
+  refusalsBetween(accountId: string, fromDay: string, toDay: string): Promise<{ day: string; refused: Refusals }[]>;
   /**
    * Records days counted elsewhere (an import, the demo account's history), only when the account has no
    * usage yet, all or none: whether they were recorded.

@@ -13,6 +13,7 @@ import { v2CountsHandler, v2NetworksHandler } from "../routes/v2/counts.ts";
 import { v2BulkRetrieveHandler, v2BulkSubmitHandler } from "../routes/v2/bulk.ts";
 import { v2HistoryCsvHandler, v2HistoryHandler } from "../routes/v2/history.ts";
 import { v2ImportHandler, v2CancelImportHandler } from "../routes/v2/imports.ts";
+import { v2UsageHandler } from "../routes/v2/usage.ts";
 import { v2AliasesHandler, v2TrackedUrlHandler, v2TrackedStatusHandler, v2TrackedListHandler, v2TrackHandler, v2UntrackHandler } from "../routes/v2/tracked.ts";
 import { openApiDocument } from "../openapi/document.ts";
 import { sendJson } from "./respond.ts";
@@ -92,6 +93,7 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   route("/v2/imports/:id", { GET: v2ImportHandler(deps), DELETE: v2CancelImportHandler(deps) });
   route("/v2/history", { GET: v2HistoryHandler(deps) });
   route("/v2/history.csv", { GET: v2HistoryCsvHandler(deps) });
+  route("/v2/usage", { GET: v2UsageHandler(deps) });
   route("/v2/openapi.json", { GET: async () => sendJson(200, openApiDocument()) });
 
   app.notFound(() => toResponse(sendError(apiErrors.notFound())));

@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteaso
 import { z } from "zod";
 import { countsAnswerSchema, networksAnswerSchema, bulkAnswerSchema, bulkBodySchema, bulkQuerySchema, bulkSubmittedSchema, countsQuerySchema, errorSchema, historyAnswerSchema, historyQuerySchema } from "../../lib/v2/schemas.ts";
 import { importAnswerSchema, importQueuedSchema, trackAnswerSchema, trackBodySchema, trackedListAnswerSchema, trackedListQuerySchema, untrackQuerySchema, aliasesBodySchema, aliasesAnswerSchema, trackedUrlAnswerSchema, trackedStatusSchema } from "../../lib/v2/tracked-schemas.ts";
+import { MAX_USAGE_RANGE_DAYS, REFUSED_DESCRIPTION, usageAnswerV2Schema, usageQuerySchema } from "../../lib/v2/usage-schemas.ts";
 import {
   bulkResultSchema,
   bulkSubmitAnswerSchema,
@@ -208,6 +209,18 @@ function register(registry: OpenAPIRegistry) {
     summary: "A URL's count history (URLs the account tracks or has queried)",
     request: { query: historyQuerySchema },
     responses: { 200: json(historyAnswerSchema, "The points"), 404: json(errorSchema, "No history for this URL on this account") },
+  });
+  path({
+    method: "get",
+    path: "/v2/usage",
+    tags,
+    security: v2Security,
+    summary: "Queries served and refused per quota day, by reason (no quota is spent)",
+    description:
+      `Every day from \`from\` to \`to\` (at most ${MAX_USAGE_RANGE_DAYS} days; by default the last 30 up to today in QUOTA_TIMEZONE), oldest first, ` +
+      `zeros included. Refused: ${REFUSED_DESCRIPTION} A bad date, from after to, or a longer range is a 400 invalid_parameter.`,
+    request: { query: usageQuerySchema },
+    responses: { 200: json(usageAnswerV2Schema, "The days") },
   });
   path({
     method: "get",

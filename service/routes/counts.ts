@@ -1,9 +1,11 @@
 import { LRUCache } from "lru-cache";
 import { parseCountUrl, type CountUrlResult } from "../../lib/urls/count-url.ts";
 import type { StoredCounts } from "../../lib/counts/values.ts";
+import type { AccountContext } from "../../lib/store/accounts.ts";
 import { countObject, type ApiVersion } from "../counts/count-object.ts";
 import type { CountLookup } from "../counts/count-service.ts";
 import { countUrl } from "../counts/count-url.ts";
+import { countingRefusals } from "../quota/refusals.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { endpoint } from "../http/endpoint.ts";
 import { apiErrors } from "../http/errors.ts";
@@ -66,9 +68,7 @@ function httpDate(ms: number): string {
 
 /** GET /v1.0/ and /v1.1/ (and the legacy /url): the count object for one URL. */
 export function countsHandler(deps: ApiDeps, version: ApiVersion) {
-  return endpoint("answer", async ({ params, callback }) => {
-    if (callback && params.has("_")) throw apiErrors.noJqueryCacheBusting();
-    const account = await deps.auth.authenticate(apiKeyParam(params));
+  const answer = countingRefusals(deps, async (account: AccountContext, params: QueryParams, callback: string | undefined) => {
     const target = parseCached(params.get("url") ?? "");
     if (!target.ok) throw apiErrors.invalidUrl(params.has("url") ? target.reason : "the url parameter is required");
     const ttl = customTtl(params, deps.limits.maxCustomTtlSeconds);
@@ -76,5 +76,9 @@ export function countsHandler(deps: ApiDeps, version: ApiVersion) {
     const { lookup, remaining } = await countUrl(deps, account, { host: target.url.hostname, normalized: target.normalized, ttl }, version);
     const headers = countHeaders(lookup, ttl, remaining, deps.sandbox || lookup.sandbox);
     return sendJson(200, countJson(lookup.counts, version), { callback, headers });
+  });
+  return endpoint("answer", async ({ params, callback }) => {
+    if (callback && params.has("_")) throw apiErrors.noJqueryCacheBusting();
+    return answer(await deps.auth.authenticate(apiKeyParam(params)), params, callback);
   });
 }

@@ -76,6 +76,8 @@ export async function startTestService(overrides: Record<string, string> = {}, o
   const accounts = new Accounts(prisma, clock, new KeyVault(loadServerSecret(env)), runtime.store);
   const sandboxOrigin = runtime.sandbox!.origin;
   let accountSeq = 0;
+  let runtimeStopped: Promise<void> | null = null;
+  const stopRuntime = () => (runtimeStopped ??= runtime.close());
 
   return {
     baseUrl,
@@ -106,10 +108,12 @@ export async function startTestService(overrides: Record<string, string> = {}, o
     async resetSandbox() {
       await fetch(`${sandboxOrigin}/__sandbox/reset`, { method: "POST" });
     },
+    /** Stops the runtime as SIGTERM does once requests have drained (what it holds is written); the database stays until close. */
+    stopRuntime,
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await runtime.close();
+      await stopRuntime();
       await prisma.$disconnect();
       await database.drop();
     },

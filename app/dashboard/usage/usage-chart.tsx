@@ -2,20 +2,18 @@
 
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { formatNumber } from "@/dashboard/client/format";
-import { formatUsageDate, type UsageDay } from "@/dashboard/client/usage";
-
-// SVG presentation attributes take plain colours, not CSS variables: brand-600 and amber-600 as hex.
-const QUERIES_COLOR = "#0060c1";
-const QUOTA_COLOR = "#d97706";
+import { formatUsageDate, REFUSAL_LABELS, REFUSAL_REASONS, requests, type UsageDay } from "@/dashboard/client/usage";
+import { QUOTA_COLOR, REFUSAL_COLORS, SERVED_COLOR } from "./colors";
 
 const compact = new Intl.NumberFormat("en-US", { notation: "compact" });
-const visibleIfAny = (value: number | undefined | null) => (value ? 2 : 0);
+/** A stacked segment's minimum height: Recharts hands it the stack's top, so its own value is read from the day. */
+const visibleIfAny = (usage: UsageDay[], value: (day: UsageDay) => number) => (_top: unknown, index: number) => (usage[index] && value(usage[index]) > 0 ? 2 : 0);
 
 /**
- * Queries per day as bars, the day's quota as a dashed step line on the same scale (so the gap is the
- * headroom). `fitToQueries` scales to the busiest day instead, for when the bars are too small to see
- * under the quota (the line then runs off the top). Loaded only by the Usage page, so Recharts stays out
- * of every other page's JavaScript.
+ * Requests per day as stacked bars, served at the bottom and the refused ones on top by reason, and the
+ * day's quota as a dashed step line on the same scale (so the gap is the headroom). `fitToQueries` scales to
+ * the busiest day instead, for when the bars are too small to see under the quota (the line then runs off
+ * the top). Loaded only by the Usage page, so Recharts stays out of every other page's JavaScript.
  */
 export default function UsageChart({
   usage,
@@ -28,7 +26,7 @@ export default function UsageChart({
   describedBy: string;
   fitToQueries: boolean;
 }) {
-  const peak = Math.max(1, ...usage.map((day) => day.queries));
+  const peak = Math.max(1, ...usage.map(requests));
   return (
     <ComposedChart
       data={usage}
@@ -62,10 +60,31 @@ export default function UsageChart({
         formatter={(value) => formatNumber(Number(value))}
         cursor={{ fill: "#f1f5f9" }}
       />
-      <Legend wrapperStyle={{ fontSize: 12 }} />
+      {/* In drawing order (not sorted by name), in text that reads on white whatever the series' colour. */}
+      <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} formatter={(value) => <span className="text-slate-700">{value}</span>} />
       {/* No animation: the numbers should be readable (and the screenshots true) the moment they appear. */}
-      {/* A day with a few queries under a large quota still shows a bar; a day with none shows none. */}
-      <Bar dataKey="queries" name="Queries" fill={QUERIES_COLOR} radius={[2, 2, 0, 0]} maxBarSize={32} minPointSize={visibleIfAny} isAnimationActive={false} />
+      {/* A day with a few requests under a large quota still shows them; a stacked segment pushes the next up. */}
+      <Bar
+        dataKey="served"
+        name="Served"
+        stackId="requests"
+        fill={SERVED_COLOR}
+        maxBarSize={32}
+        minPointSize={visibleIfAny(usage, (day) => day.served)}
+        isAnimationActive={false}
+      />
+      {REFUSAL_REASONS.map((reason) => (
+        <Bar
+          key={reason}
+          dataKey={(day: UsageDay) => day.refused[reason]}
+          name={`Refused: ${REFUSAL_LABELS[reason].toLowerCase()}`}
+          stackId="requests"
+          fill={REFUSAL_COLORS[reason]}
+          maxBarSize={32}
+          minPointSize={visibleIfAny(usage, (day) => day.refused[reason])}
+          isAnimationActive={false}
+        />
+      ))}
       <Line
         dataKey="quota"
         name="Daily quota"

@@ -7,11 +7,25 @@ import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { downloadFile } from "@/dashboard/client/download";
 import { exampleQuery } from "@/dashboard/client/example-query";
-import { formatNumber, formatPercent } from "@/dashboard/client/format";
-import { formatUsageDate, quotaShare, summarizeUsage, USAGE_RANGES, type UsageDay, type UsageRange } from "@/dashboard/client/usage";
+import { formatNumber } from "@/dashboard/client/format";
+import {
+  describeRange,
+  formatUsageDate,
+  REFUSAL_LABELS,
+  REFUSAL_REASONS,
+  refusedSum,
+  requests,
+  summarizeUsage,
+  type UsageAnswer,
+  type UsageRange,
+  type UsageSummary,
+} from "@/dashboard/client/usage";
 import { usageCsv, usageCsvFilename } from "@/dashboard/client/usage-csv";
 import { useRevealedKey } from "@/dashboard/client/hooks/use-api-key";
 import { useUsage } from "@/dashboard/client/hooks/use-usage";
+import { REFUSAL_COLORS, SERVED_COLOR } from "./colors";
+import { RangePicker } from "./range-picker";
+import { UsageTable } from "./usage-table";
 
 // Recharts is large: load it in the browser only, and only on this page.
 const UsageChart = dynamic(() => import("./usage-chart"), {
@@ -27,145 +41,120 @@ interface Props {
 }
 
 export function UsageClient({ quotaTimeZone, origin, apiKeyMask }: Props) {
-  const { days, setRange, query } = useUsage();
+  const { range, setRange, query } = useUsage();
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-xl font-semibold">Usage</h1>
-          <p className="text-sm text-slate-600">Queries per quota day (midnight to midnight, {quotaTimeZone}) and that day&apos;s quota.</p>
+          <p className="text-sm text-slate-600">
+            Queries served and refused per quota day (midnight to midnight, {quotaTimeZone}), and that day&apos;s quota.
+          </p>
         </div>
-        <RangePicker days={days} onChange={setRange} />
+        <RangePicker range={range} shown={query.data ? { from: query.data.from, to: query.data.to } : null} onChange={setRange} />
       </div>
       {query.isPending ? (
         <LoadingState label="Loading usage…" className="h-96" />
       ) : query.isError ? (
         <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
       ) : (
-        <UsageReport days={days} usage={query.data.usage} firstRequest={<FirstRequest origin={origin} apiKeyMask={apiKeyMask} />} />
+        <UsageReport range={range} answer={query.data} firstRequest={<FirstRequest origin={origin} apiKeyMask={apiKeyMask} />} />
       )}
     </div>
   );
 }
 
-function RangePicker({ days, onChange }: { days: UsageRange; onChange: (range: UsageRange) => void }) {
+const plural = (n: number, one: string, many: string) => `${formatNumber(n)} ${n === 1 ? one : many}`;
+
+/** The report in words: what the chart shows, for those who cannot see it. */
+function summaryOf({ served, refused, busiest }: UsageSummary, since: string | null): string {
+  const refusedTotal = refusedSum(refused);
+  const reasons = REFUSAL_REASONS.map((reason) => `${formatNumber(refused[reason])} ${REFUSAL_LABELS[reason].toLowerCase()}`).join(", ");
   return (
-    <div role="group" aria-label="Range" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5">
-      {USAGE_RANGES.map((range) => (
-        <button
-          key={range}
-          type="button"
-          aria-pressed={range === days}
-          onClick={() => onChange(range)}
-          className={`rounded px-3 py-1.5 text-sm font-medium ${
-            range === days ? "bg-brand-600 text-white" : "text-slate-700 hover:bg-slate-100"
-          }`}
-        >
-          {range} days
-        </button>
-      ))}
-    </div>
+    `${plural(served, "query", "queries")} served and ${formatNumber(refusedTotal)} refused` +
+    (refusedTotal > 0 ? ` (${reasons})` : "") +
+    (busiest ? `; the busiest day was ${formatUsageDate(busiest.date, "medium")} with ${plural(requests(busiest), "request", "requests")}.` : ".") +
+    (since ? ` Your account's history starts on ${formatUsageDate(since, "medium")}.` : "")
   );
 }
 
-function UsageReport({ days, usage, firstRequest }: { days: UsageRange; usage: UsageDay[]; firstRequest: ReactNode }) {
-  const { total, busiest } = summarizeUsage(usage);
+/** Why there is nothing to show. */
+function nothingIn(range: UsageRange, answer: UsageAnswer, since: string | null): string {
+  if (answer.usage.length === 0) return "No queries: your account did not exist yet in this range.";
+  if (since) return "No queries since your account was created.";
+  if ("days" in range) return `No queries in the last ${range.days} days.`;
+  return `No queries from ${formatUsageDate(answer.from, "medium")} to ${formatUsageDate(answer.to, "medium")}.`;
+}
+
+function UsageReport({ range, answer, firstRequest }: { range: UsageRange; answer: UsageAnswer; firstRequest: ReactNode }) {
+  const { usage } = answer;
+  const summary = summarizeUsage(usage);
   const summaryId = useId();
   const [fitToQueries, setFitToQueries] = useState(false);
+  const label = describeRange(range);
   // The report starts on the account's first day: a younger account has fewer days than the range.
-  const since = usage.length < days && usage[0] ? usage[0].date : null;
-  if (!busiest) {
-    // Every day is present with 0 queries; a table of zeros would say less than the first query to make.
+  const since = usage[0] && usage[0].date > answer.from ? usage[0].date : null;
+  if (!summary.busiest) {
+    // Every day is present with nothing in it; a table of zeros would say less than the first query to make. A
+    // custom range of the past says only that it was quiet: the account may well have made queries since.
+    if (!("days" in range)) return <EmptyState>{nothingIn(range, answer, since)}</EmptyState>;
     return (
       <EmptyState>
         <p>
-          No queries {since ? "since your account was created" : `in the last ${days} days`}. Queries made with your API key are
-          counted here the same day. Make your first one:
+          {nothingIn(range, answer, since)} Queries made with your API key are counted here the same day. Make your first one:
         </p>
         {firstRequest}
       </EmptyState>
     );
   }
-  const title = `Queries per day and daily quota, last ${days} days`;
-  const summary =
-    `${formatNumber(total)} ${total === 1 ? "query" : "queries"} in total; ` +
-    `the busiest day was ${formatUsageDate(busiest.date, "medium")} with ${formatNumber(busiest.queries)}.` +
-    (since ? ` Your account's history starts on ${formatUsageDate(since, "medium")}.` : "");
+  const title = `Queries per day, served and refused, and daily quota, ${label}`;
   return (
     <>
       <Card
-        title={`Last ${days} days`}
+        title={"days" in range ? `Last ${range.days} days` : label}
         actions={
           <div className="flex flex-wrap items-center gap-3">
             <label className="inline-flex items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                checked={fitToQueries}
-                onChange={(event) => setFitToQueries(event.target.checked)}
-                className="accent-brand-600"
-              />
+              <input type="checkbox" checked={fitToQueries} onChange={(event) => setFitToQueries(event.target.checked)} className="accent-brand-600" />
               Scale to queries
             </label>
-            <Button onClick={() => downloadFile(usageCsvFilename(usage), usageCsv(usage), "text/csv;charset=utf-8")}>
-              Export CSV
-            </Button>
+            <Button onClick={() => downloadFile(usageCsvFilename(usage), usageCsv(usage), "text/csv;charset=utf-8")}>Export CSV</Button>
           </div>
         }
       >
+        <Totals summary={summary} />
         <figure>
           <figcaption id={summaryId} className="mb-3 text-sm text-slate-600">
-            {summary}
+            {summaryOf(summary, since)}
           </figcaption>
           <UsageChart usage={usage} title={title} describedBy={summaryId} fitToQueries={fitToQueries} />
         </figure>
       </Card>
       <Card title="Day by day">
-        <UsageTable usage={usage} days={days} />
+        <UsageTable usage={usage} rangeLabel={label} />
       </Card>
     </>
   );
 }
 
-function UsageTable({ usage, days }: { usage: UsageDay[]; days: UsageRange }) {
-  // Newest first: today is what people look for.
-  const rows = usage.toReversed();
+/** The range's totals, each with its colour in the chart. */
+function Totals({ summary }: { summary: UsageSummary }) {
+  const tiles = [
+    { label: "Served", value: summary.served, color: SERVED_COLOR },
+    ...REFUSAL_REASONS.map((reason) => ({ label: `Refused: ${REFUSAL_LABELS[reason].toLowerCase()}`, value: summary.refused[reason], color: REFUSAL_COLORS[reason] })),
+  ];
   return (
-    <div className="-mx-4 overflow-x-auto sm:mx-0">
-      <table className="w-full text-sm tabular-nums">
-        <caption className="sr-only">Queries, quota and share of the quota used per day, last {days} days, newest first</caption>
-        <thead>
-          <tr className="border-b border-slate-200 text-left text-slate-600">
-            <th scope="col" className="px-4 py-2 font-medium sm:pl-0">
-              Date
-            </th>
-            <th scope="col" className="px-4 py-2 text-right font-medium">
-              Queries
-            </th>
-            <th scope="col" className="px-4 py-2 text-right font-medium">
-              Quota
-            </th>
-            <th scope="col" className="whitespace-nowrap px-4 py-2 text-right font-medium sm:pr-0">
-              % used
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((day) => {
-            const share = quotaShare(day);
-            return (
-              <tr key={day.date} className="border-b border-slate-100 last:border-0">
-                <th scope="row" className="whitespace-nowrap px-4 py-2 text-left font-normal sm:pl-0">
-                  <time dateTime={day.date}>{formatUsageDate(day.date, "medium")}</time>
-                </th>
-                <td className="px-4 py-2 text-right">{formatNumber(day.queries)}</td>
-                <td className="px-4 py-2 text-right">{formatNumber(day.quota)}</td>
-                <td className="px-4 py-2 text-right sm:pr-0">{share === null ? "—" : formatPercent(share)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <dl className="mb-4 grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Totals">
+      {tiles.map((tile) => (
+        <div key={tile.label} className="rounded-md border border-slate-200 px-3 py-2">
+          <dt className="flex items-center gap-2 text-xs font-medium text-slate-600">
+            <span aria-hidden className="inline-block size-2.5 shrink-0 rounded-sm" style={{ backgroundColor: tile.color }} />
+            {tile.label}
+          </dt>
+          <dd className="mt-1 text-lg font-semibold tabular-nums">{formatNumber(tile.value)}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { Reservation, UsageStore } from "../usage.ts";
+import { REFUSAL_REASONS, type RefusedDay, type Reservation, type UsageStore } from "../usage.ts";
 import { sortedBy, type Sql } from "./pool.ts";
 
 const SQL = {
@@ -37,10 +37,32 @@ const SQL = {
     SELECT $1, u.day, u.queries FROM unnest($2::text[], $3::int[]) AS u(day, queries)
     WHERE NOT EXISTS (SELECT 1 FROM daily_usage WHERE account_id = $1)
     ON CONFLICT (account_id, day) DO NOTHING`,
+  // Rows merged and sorted by the caller (one statement cannot update a row twice; one lock order for every
+  // process); the join leaves out accounts that no longer exist.
+  addRefusals: `
+    INSERT INTO daily_refusal (account_id, day, quota, whitelist, invalid)
+    SELECT r.account_id, r.day, r.quota, r.whitelist, r.invalid
+    FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::int[]) WITH ORDINALITY AS r(account_id, day, quota, whitelist, invalid, n)
+    JOIN account a ON a.id = r.account_id
+    ORDER BY r.n
+    ON CONFLICT (account_id, day) DO UPDATE SET quota = daily_refusal.quota + excluded.quota,
+      whitelist = daily_refusal.whitelist + excluded.whitelist, invalid = daily_refusal.invalid + excluded.invalid`,
+  refusalsBetween: "SELECT day, quota, whitelist, invalid FROM daily_refusal WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY day",
 };
 
 /** A daily usage row's key: one statement cannot update a row twice, so a row's reservations are merged. */
 const rowKey = (r: { accountId: string; day: string }) => `${r.day} ${r.accountId}`;
+
+/** The days' refusals with one row per account and day, in one order for every process. */
+function mergedRefusals(days: readonly RefusedDay[]): RefusedDay[] {
+  const merged = new Map<string, RefusedDay>();
+  for (const d of days) {
+    const row = merged.get(rowKey(d));
+    if (!row) merged.set(rowKey(d), { ...d, refused: { ...d.refused } });
+    else for (const reason of REFUSAL_REASONS) row.refused[reason] += d.refused[reason];
+  }
+  return sortedBy(merged.entries());
+}
 
 /**
  * Reservations are not batched per event-loop turn as on SQLite: each is one round trip on the pool (with
@@ -96,6 +118,23 @@ export function postgresUsage(sql: Sql): UsageStore {
     async importHistory(accountId, days) {
       const result = await sql.query("importUsageHistory", SQL.importHistory, [accountId, days.map((d) => d.day), days.map((d) => d.queries)]);
       return (result.rowCount ?? 0) > 0;
+    },
+    async addRefusals(days) {
+      if (days.length === 0) return;
+      const rows = mergedRefusals(days);
+      await sql.query("addRefusals", SQL.addRefusals, [
+        rows.map((r) => r.accountId),
+        rows.map((r) => r.day),
+        ...REFUSAL_REASONS.map((reason) => rows.map((r) => r.refused[reason])),
+      ]);
+    },
+    async refusalsBetween(accountId, fromDay, toDay) {
+      const { rows } = await sql.query<{ day: string; quota: number; whitelist: number; invalid: number }>("refusalsBetween", SQL.refusalsBetween, [
+        accountId,
+        fromDay,
+        toDay,
+      ]);
+      return rows.map(({ day, ...refused }) => ({ day, refused }));
     },
   };
 }

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { perTick } from "../per-tick.ts";
-import type { Reservation, UsageStore } from "../usage.ts";
+import type { RefusedDay, Reservation, UsageStore } from "../usage.ts";
 
 type Reserve = (r: Reservation) => number | null;
 
@@ -27,6 +27,14 @@ export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserve
     ),
     hasUsage: db.prepare<[string], number>("SELECT 1 FROM daily_usage WHERE account_id = ? LIMIT 1").pluck(),
     insertDay: db.prepare<[string, string, number]>("INSERT INTO daily_usage (account_id, day, queries) VALUES (?, ?, ?)"),
+    addRefusals: db.prepare<[{ account: string; day: string; quota: number; whitelist: number; invalid: number }]>(`
+      INSERT INTO daily_refusal (account_id, day, quota, whitelist, invalid)
+      SELECT @account, @day, @quota, @whitelist, @invalid WHERE EXISTS (SELECT 1 FROM account WHERE id = @account)
+      ON CONFLICT (account_id, day) DO UPDATE SET
+        quota = quota + excluded.quota, whitelist = whitelist + excluded.whitelist, invalid = invalid + excluded.invalid`),
+    refusalsBetween: db.prepare<[string, string, string], { day: string; quota: number; whitelist: number; invalid: number }>(
+      "SELECT day, quota, whitelist, invalid FROM daily_refusal WHERE account_id = ? AND day >= ? AND day <= ? ORDER BY day",
+    ),
   };
 
   const reserveIn: Reserve = (r) => {
@@ -85,6 +93,10 @@ export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserve
     return true;
   });
 
+  const addRefusals = db.transaction((days: readonly RefusedDay[]) => {
+    for (const { accountId, day, refused } of days) statements.addRefusals.run({ account: accountId, day, ...refused });
+  });
+
   const usage: UsageStore = {
     reserve(accountId, day, dailyQuota) {
       return reserveBatched({ accountId, day, dailyQuota });
@@ -112,6 +124,12 @@ export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserve
     },
     async importHistory(accountId, days) {
       return importHistory(accountId, days);
+    },
+    async addRefusals(days) {
+      if (days.length > 0) addRefusals.immediate(days);
+    },
+    async refusalsBetween(accountId, fromDay, toDay) {
+      return statements.refusalsBetween.all(accountId, fromDay, toDay).map(({ day, ...refused }) => ({ day, refused }));
     },
   };
   return { usage, reserveIn };

@@ -3,6 +3,7 @@ import { admits } from "../../../lib/whitelist/domains.ts";
 import { variantsOf } from "../../../lib/history/variants.ts";
 import type { ApiDeps } from "../../api-deps.ts";
 import { paidQuery } from "../../counts/count-url.ts";
+import { countingRefusals } from "../../quota/refusals.ts";
 import { apiErrors } from "../../http/errors.ts";
 import { send } from "../../http/respond.ts";
 import { validQuery } from "../../http/validate.ts";
@@ -18,7 +19,7 @@ import { iso, networksAsked, v2Endpoint } from "./v2-endpoint.ts";
  * forms' combined counts too (forms off an enforced whitelist are not asked).
  */
 export const v2CountsHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { params }) => {
+  v2Endpoint(deps, countingRefusals(deps, async (account, { params }) => {
     const query = validQuery(countsQuerySchema, params);
     const parsed = parseCountUrl(query.url);
     if (!parsed.ok) throw apiErrors.invalidUrl(parsed.reason);
@@ -48,7 +49,7 @@ export const v2CountsHandler = (deps: ApiDeps) =>
       },
       { headers },
     );
-  });
+  }));
 
 /** GET /v2/networks: every network's state, calls and budget (no quota is spent). */
 export const v2NetworksHandler = (deps: ApiDeps) => v2Endpoint(deps, async () => send(200, { networks: await deps.networkHealth() }));

@@ -1,8 +1,9 @@
 import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
-import { lastDays, usageRangeSchema, type UsageAnswer } from "@/dashboard/client/usage";
+import { dashboard } from "@/dashboard/server/context";
+import { fromAccountStart, rangeDays, usageRouteSchema, type UsageAnswer } from "@/dashboard/client/usage";
 
-/** GET ?days=7|30|90: the last N days of the API's 90-day usage report. */
-export const GET = signedInEndpoint({ input: usageRangeSchema }, async ({ input, api }): Promise<UsageAnswer> => {
-  const usage = await (await api()).usage();
-  return { days: input.days, usage: lastDays(usage, input.days) };
+/** GET ?days=7|30|90 (the last N quota days, today included) or ?from=&to=: the account's queries served and refused per day. */
+export const GET = signedInEndpoint({ input: usageRouteSchema }, async ({ input, api }): Promise<UsageAnswer> => {
+  const range = rangeDays(input, dashboard().clock.today().day);
+  return { ...range, usage: fromAccountStart(await (await api()).usage(range)) };
 });
