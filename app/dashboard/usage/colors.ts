@@ -1,8 +1,12 @@
 import type { RefusalReason } from "@/dashboard/client/usage";
 
-// SVG presentation attributes take plain colours, not CSS variables: brand-600, amber-600, red-600, violet-600
-// and slate-500 as hex (each at least 3:1 against the white card). Apart from the chart, so the totals'
-// swatches do not load Recharts.
-export const SERVED_COLOR = "#0060c1";
-export const QUOTA_COLOR = "#d97706";
-export const REFUSAL_COLORS: Record<RefusalReason, string> = { quota: "#dc2626", whitelist: "#7c3aed", invalid: "#64748b" };
+// CSS variables (app/globals.css), so the chart follows the colour scheme: brand-600, amber-600, red-600,
+// violet-600 and slate-500, each at least 3:1 against the card in light and in dark. Apart from the chart, so
+// the totals' swatches do not load Recharts.
+export const SERVED_COLOR = "var(--color-brand-600)";
+export const QUOTA_COLOR = "var(--color-amber-600)";
+export const REFUSAL_COLORS: Record<RefusalReason, string> = {
+  quota: "var(--color-red-600)",
+  whitelist: "var(--color-violet-600)",
+  invalid: "var(--color-slate-500)",
+};

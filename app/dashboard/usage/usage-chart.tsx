@@ -1,6 +1,7 @@
 "use client";
 
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
+import { AXIS_COLOR, CURSOR_FILL, GRID_COLOR, TOOLTIP_STYLE } from "@/components/charts/chart-theme";
 import { formatNumber } from "@/dashboard/client/format";
 import { formatUsageDate, REFUSAL_LABELS, REFUSAL_REASONS, requests, type UsageDay } from "@/dashboard/client/usage";
 import { QUOTA_COLOR, REFUSAL_COLORS, SERVED_COLOR } from "./colors";
@@ -37,12 +38,12 @@ export default function UsageChart({
       title={title}
       aria-describedby={describedBy}
     >
-      <CartesianGrid vertical={false} stroke="#e2e8f0" />
+      <CartesianGrid vertical={false} stroke={GRID_COLOR} />
       <XAxis
         dataKey="date"
         tickFormatter={(date: string) => formatUsageDate(date, "short")}
         minTickGap={16}
-        tick={{ fontSize: 12, fill: "#475569" }}
+        tick={{ fontSize: 12, fill: AXIS_COLOR }}
         tickLine={false}
       />
       <YAxis
@@ -51,14 +52,15 @@ export default function UsageChart({
         tickFormatter={(value: number) => compact.format(value)}
         allowDecimals={false}
         width={44}
-        tick={{ fontSize: 12, fill: "#475569" }}
+        tick={{ fontSize: 12, fill: AXIS_COLOR }}
         tickLine={false}
         axisLine={false}
       />
       <Tooltip
         labelFormatter={(date) => formatUsageDate(String(date), "long")}
         formatter={(value) => formatNumber(Number(value))}
-        cursor={{ fill: "#f1f5f9" }}
+        cursor={{ fill: CURSOR_FILL }}
+        contentStyle={TOOLTIP_STYLE}
       />
       {/* In drawing order (not sorted by name), in text that reads on white whatever the series' colour. */}
       <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} formatter={(value) => <span className="text-slate-700">{value}</span>} />
