@@ -1,0 +1,58 @@
+"use client";
+
+import { useState } from "react";
+import { ellipsisParts } from "@/dashboard/client/bulk/url-ellipsis";
+
+/**
+ * A result's URL in one line, cut in the middle (host and path's end stay in view), whole on hover (title),
+ * in a box while its copy button has the focus, and in the page's text for screen readers.
+ */
+export function UrlText({ url }: { url: string }) {
+  const { head, tail } = ellipsisParts(url);
+  return (
+    <span className="flex min-w-0" title={url}>
+      <span className="truncate">{head}</span>
+      <span className="shrink-0 whitespace-pre">{tail}</span>
+    </span>
+  );
+}
+
+/** Copies the whole URL; `onCopied` hears how it went, for the table's status line. */
+export function CopyUrlButton({ url, onCopied }: { url: string; onCopied: (message: string) => void }) {
+  const [focused, setFocused] = useState(false);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(url);
+      onCopied(`Copied ${url}`);
+    } catch {
+      onCopied("Your browser did not allow copying: select the URL's text and copy it instead.");
+    }
+  }
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => void copy()}
+        onFocus={() => setFocused(true)}
+        onBlur={() => setFocused(false)}
+        aria-label={`Copy ${url}`}
+        title="Copy the whole URL"
+        className="shrink-0 rounded p-1 text-slate-600 hover:bg-slate-200 hover:text-slate-900"
+      >
+        <svg aria-hidden="true" viewBox="0 0 16 16" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.5">
+          <rect x="5.5" y="5.5" width="8" height="8" rx="1.5" />
+          <path d="M10.5 3.5v-1a1 1 0 0 0-1-1h-6a1 1 0 0 0-1 1v6a1 1 0 0 0 1 1h1" />
+        </svg>
+      </button>
+      {/* The title shows on hover only: a keyboard user sees the whole URL here. Hidden from screen readers, which read the cell's text. */}
+      {focused && (
+        <span
+          aria-hidden="true"
+          className="absolute left-2 top-full z-20 max-w-[min(36rem,85vw)] whitespace-normal break-all rounded-md bg-slate-900 px-2 py-1 text-xs text-white shadow-lg"
+        >
+          {url}
+        </span>
+      )}
+    </>
+  );
+}
