@@ -48,6 +48,7 @@ export function CopyUrlButton({ url, onCopied }: { url: string; onCopied: (messa
       {focused && (
         <span
           aria-hidden="true"
+          data-testid="full-url"
           className="absolute left-2 top-full z-20 max-w-[min(36rem,85vw)] whitespace-normal break-all rounded-md bg-slate-900 px-2 py-1 text-xs text-white shadow-lg"
         >
           {url}
