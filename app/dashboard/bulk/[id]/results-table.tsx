@@ -16,12 +16,9 @@ const SELECT_REM = 2.75;
 const URL_REM = 16;
 const NETWORK_REM = 5.5;
 
-/**
- * The checkbox and the URL stay in view while a wide table is scrolled sideways (not on a phone, where they
- * would fill the screen). A focused URL cell rises above the rows after it, which its copy box overlaps.
- */
+/** The checkbox and the URL stay in view while a wide table is scrolled sideways (not on a phone, where they would fill the screen). */
 const STICKY_SELECT_CELL = "sm:sticky sm:left-0 sm:z-[1]";
-const STICKY_URL_CELL = "relative focus-within:z-[3] sm:sticky sm:left-[2.75rem] sm:z-[1] sm:shadow-[inset_-1px_0_0_#e2e8f0]";
+const STICKY_URL_CELL = "sm:sticky sm:left-[2.75rem] sm:z-[1] sm:shadow-[inset_-1px_0_0_#e2e8f0]";
 
 function Count({ value }: { value: number | null }) {
   return value === null ? <span className="whitespace-nowrap text-xs italic text-slate-600">not reported</span> : <>{formatCount(value)}</>;

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState, type CSSProperties } from "react";
 import { ellipsisParts } from "@/dashboard/client/bulk/url-ellipsis";
 
 /**
@@ -17,9 +17,32 @@ export function UrlText({ url }: { url: string }) {
   );
 }
 
+/**
+ * Where the whole URL's box goes: fixed to the window, so the table's scrolling region cannot clip it; below
+ * the cell, or above it near the window's bottom.
+ */
+function boxPlace(button: HTMLElement): CSSProperties {
+  const cell = (button.closest("td") ?? button).getBoundingClientRect();
+  const below = cell.bottom + 96 < window.innerHeight;
+  return { left: cell.left, ...(below ? { top: cell.bottom + 2 } : { bottom: window.innerHeight - cell.top + 2 }) };
+}
+
 /** Copies the whole URL; `onCopied` hears how it went, for the table's status line. */
 export function CopyUrlButton({ url, onCopied }: { url: string; onCopied: (message: string) => void }) {
-  const [focused, setFocused] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const [box, setBox] = useState<CSSProperties | null>(null);
+  const shown = box !== null;
+  // The cell moves when the page or the table scrolls (focusing a row at the edge scrolls it into view): the box follows.
+  useEffect(() => {
+    if (!shown) return;
+    const follow = () => button.current && setBox(boxPlace(button.current));
+    window.addEventListener("scroll", follow, true);
+    window.addEventListener("resize", follow);
+    return () => {
+      window.removeEventListener("scroll", follow, true);
+      window.removeEventListener("resize", follow);
+    };
+  }, [shown]);
   async function copy() {
     try {
       await navigator.clipboard.writeText(url);
@@ -33,8 +56,9 @@ export function CopyUrlButton({ url, onCopied }: { url: string; onCopied: (messa
       <button
         type="button"
         onClick={() => void copy()}
-        onFocus={() => setFocused(true)}
-        onBlur={() => setFocused(false)}
+        ref={button}
+        onFocus={(event) => setBox(boxPlace(event.currentTarget))}
+        onBlur={() => setBox(null)}
         aria-label={`Copy ${url}`}
         title="Copy the whole URL"
         className="shrink-0 rounded p-1 text-slate-600 hover:bg-slate-200 hover:text-slate-900"
@@ -45,11 +69,12 @@ export function CopyUrlButton({ url, onCopied }: { url: string; onCopied: (messa
         </svg>
       </button>
       {/* The title shows on hover only: a keyboard user sees the whole URL here. Hidden from screen readers, which read the cell's text. */}
-      {focused && (
+      {box && (
         <span
           aria-hidden="true"
           data-testid="full-url"
-          className="absolute left-2 top-full z-20 max-w-[min(36rem,85vw)] whitespace-normal break-all rounded-md bg-slate-900 px-2 py-1 text-xs text-white shadow-lg"
+          style={box}
+          className="fixed z-30 max-w-[min(36rem,85vw)] whitespace-normal break-all rounded-md bg-slate-900 px-2 py-1 text-xs text-white shadow-lg"
         >
           {url}
         </span>
