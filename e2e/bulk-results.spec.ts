@@ -36,8 +36,8 @@ test("bulk results: URLs sharing a long beginning show their ends, and are whole
 
   const copy = page.getByRole("button", { name: `Copy ${url}`, exact: true });
   await copy.focus();
-  await expect(urlCell(page, url).getByTestId("full-url")).toHaveText(url);
-  await expect(urlCell(page, url).getByTestId("full-url")).toBeVisible();
+  await expect(page.getByTestId("full-url")).toHaveText(url);
+  await expect(page.getByTestId("full-url")).toBeVisible();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status").filter({ hasText: `Copied ${url}` })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
@@ -49,7 +49,7 @@ test("bulk results: URLs sharing a long beginning show their ends, and are whole
   await expectEndInView(page, url, "/vote-3");
   await expectNoPageOverflow(page);
   await copy.focus();
-  await expect(urlCell(page, url).getByTestId("full-url")).toBeVisible();
+  await expect(page.getByTestId("full-url")).toBeVisible();
   await page.screenshot({ path: test.info().outputPath("bulk-long-urls-phone.png"), fullPage: true });
 });
 

@@ -1,5 +1,5 @@
 /** The most characters kept whole at a URL's end: enough for a slug or a query, little enough to leave the host room. */
-export const TAIL_CHARACTERS = 24;
+export const TAIL_CHARACTERS = 20;
 
 /**
  * A URL cut in two for a middle ellipsis: `head` may be cut short on screen, `tail` (the end of its path and

@@ -13,7 +13,7 @@ const ROW_HEIGHT = 36;
 
 /** Widths in rem: the URL's is the least it gets (it takes what the networks leave). */
 const SELECT_REM = 2.75;
-const URL_REM = 16;
+const URL_REM = 22;
 const NETWORK_REM = 5.5;
 
 /** The checkbox and the URL stay in view while a wide table is scrolled sideways (not on a phone, where they would fill the screen). */

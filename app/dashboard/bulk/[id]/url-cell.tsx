@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, type CSSProperties } from "react";
+import { createPortal } from "react-dom";
 import { ellipsisParts } from "@/dashboard/client/bulk/url-ellipsis";
 
 /**
@@ -12,19 +13,25 @@ export function UrlText({ url }: { url: string }) {
   return (
     <span className="flex min-w-0" title={url}>
       <span className="truncate">{head}</span>
-      <span className="shrink-0 whitespace-pre">{tail}</span>
+      {/* Right to left, so that a cell too narrow even for the end cuts the end's beginning; its text stays left to right. */}
+      <span dir="rtl" className="max-w-[70%] shrink-0 truncate">
+        <bdi dir="ltr">{tail}</bdi>
+      </span>
     </span>
   );
 }
 
 /**
- * Where the whole URL's box goes: fixed to the window, so the table's scrolling region cannot clip it; below
- * the cell, or above it near the window's bottom.
+ * Where the whole URL's box goes: fixed to the window (and drawn in the page's body), so neither the table's
+ * scrolling region nor its sticky cells can hide it; below the cell, or above it near the window's bottom.
  */
 function boxPlace(button: HTMLElement): CSSProperties {
   const cell = (button.closest("td") ?? button).getBoundingClientRect();
   const below = cell.bottom + 96 < window.innerHeight;
-  return { left: cell.left, ...(below ? { top: cell.bottom + 2 } : { bottom: window.innerHeight - cell.top + 2 }) };
+  // Inside the window even when the cell is scrolled partly out of it (the box is at most 36rem or 85 % wide).
+  const widest = Math.min(36 * 16, window.innerWidth * 0.85);
+  const left = Math.max(8, Math.min(cell.left, window.innerWidth - 8 - widest));
+  return { left, ...(below ? { top: cell.bottom + 2 } : { bottom: window.innerHeight - cell.top + 2 }) };
 }
 
 /** Copies the whole URL; `onCopied` hears how it went, for the table's status line. */
@@ -69,16 +76,18 @@ export function CopyUrlButton({ url, onCopied }: { url: string; onCopied: (messa
         </svg>
       </button>
       {/* The title shows on hover only: a keyboard user sees the whole URL here. Hidden from screen readers, which read the cell's text. */}
-      {box && (
-        <span
-          aria-hidden="true"
-          data-testid="full-url"
-          style={box}
-          className="fixed z-30 max-w-[min(36rem,85vw)] whitespace-normal break-all rounded-md bg-slate-900 px-2 py-1 text-xs text-white shadow-lg"
-        >
-          {url}
-        </span>
-      )}
+      {box &&
+        createPortal(
+          <span
+            aria-hidden="true"
+            data-testid="full-url"
+            style={box}
+            className="fixed z-30 max-w-[min(36rem,85vw)] whitespace-normal break-all rounded-md bg-slate-900 px-2 py-1 text-xs text-white shadow-lg"
+          >
+            {url}
+          </span>,
+          document.body,
+        )}
     </>
   );
 }
