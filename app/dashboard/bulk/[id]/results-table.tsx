@@ -16,7 +16,7 @@ const SELECT_REM = 2.75;
 const URL_REM = 22;
 const NETWORK_REM = 5.5;
 
-/** The checkbox and the URL stay in view while a wide table is scrolled sideways (not on a phone, where they would fill the screen). */
+/** The checkbox and the URL (left of it by SELECT_REM) stay in view while a wide table is scrolled sideways; not on a phone, where they would fill the screen. */
 const STICKY_SELECT_CELL = "sm:sticky sm:left-0 sm:z-[1]";
 const STICKY_URL_CELL = "sm:sticky sm:left-[2.75rem] sm:z-[1] sm:shadow-[inset_-1px_0_0_#e2e8f0]";
 
