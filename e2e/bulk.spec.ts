@@ -1,64 +1,15 @@
 import fs from "node:fs";
 import Papa from "papaparse";
 import type { Page } from "@playwright/test";
-import { E2E_BASE_URL } from "./env";
-import { admin, api, createAccount, expect, finishedJob, setUsedToday, signIn, signOut, test, type BulkAnswer, type E2EAccount } from "./fixtures";
+import { admin, api, createAccount, expect, finishedJob, setUsedToday, signIn, signOut, test, type BulkAnswer } from "./fixtures";
+import { columnHeadings, csvHeader, expectNoPageOverflow, headline, HEADLINES, NETWORK_FIELDS, resultRow, shown, submitJobAs, uniqueHost, urlCell, type Networks } from "./bulk-support";
 
 /**
- * Bulk jobs in the dashboard: a file checked in the browser before upload, live progress to complete, the
- * results table (a column per network of the job) and its downloads checked against the public API v2, the
- * history, the free plan's notice, the batch limit, and one account never reaching another's job.
+ * Bulk jobs in the dashboard: a file checked in the browser before upload and named after it, live progress
+ * to complete with the quota spent, the results table (a column per network of the job) and its downloads
+ * checked against the public API v2, the history, the free plan's notice, the batch limit, and one account
+ * never reaching another's job. bulk-results.spec.ts: each URL whole on hover, focus and copy; rows tracked.
  */
-
-/** A URL's v2 network objects: each network's status and numbers (null: not reported). */
-type Networks = Record<string, Record<string, string | number | null | undefined>>;
-
-/** Every network's numbers, as v2 objects and the CSV name them; the e2e account shows all eight. */
-const NETWORK_FIELDS: Record<string, string[]> = {
-  facebook: ["total_count", "comment_count", "reaction_count", "share_count", "comment_plugin_count"],
-  pinterest: ["count"],
-  reddit: ["score", "comments", "posts"],
-  hackernews: ["points", "comments", "stories"],
-  bluesky: ["likes", "reposts", "replies", "quotes", "posts"],
-  vk: ["count"],
-  ok: ["count"],
-  tumblr: ["notes"],
-};
-
-/** Each network's column heading and the numbers its headline number sums. */
-const HEADLINES: Record<string, { heading: string; summed: string[] }> = {
-  facebook: { heading: "Facebook total count", summed: ["total_count"] },
-  pinterest: { heading: "Pinterest", summed: ["count"] },
-  reddit: { heading: "Reddit score + comments", summed: ["score", "comments"] },
-  hackernews: { heading: "Hacker News points + comments", summed: ["points", "comments"] },
-  bluesky: { heading: "Bluesky likes + reposts + replies + quotes", summed: ["likes", "reposts", "replies", "quotes"] },
-  vk: { heading: "VK", summed: ["count"] },
-  ok: { heading: "OK.ru", summed: ["count"] },
-  tumblr: { heading: "Tumblr", summed: ["notes"] },
-};
-
-const csvHeader = (networks: string[]) => ["url", ...networks.flatMap((network) => NETWORK_FIELDS[network]!.map((field) => `${network}_${field}`))];
-
-/** The headline number the table shows: null when the network did not report. */
-function headline(networks: Networks, network: string): number | null {
-  const object = networks[network];
-  if (!object || object.status === "unavailable") return null;
-  const values = HEADLINES[network]!.summed.map((field) => object[field]);
-  return values.some((value) => value === null) ? null : values.reduce<number>((sum, value) => sum + Number(value), 0);
-}
-
-const shown = (value: number | null) => (value === null ? "not reported" : value.toLocaleString("en-US"));
-
-async function columnHeadings(page: Page): Promise<string[]> {
-  return (await page.getByRole("table").getByRole("columnheader").allInnerTexts()).map((text) => text.replace(/\s+/g, " ").trim());
-}
-
-/** Overflow at phone width stays inside the table's region: the page itself never scrolls sideways. */
-async function expectNoPageOverflow(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-}
-
-const uniqueHost = () => `bulk-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.example.com`;
 
 /** 30 valid URLs, 4 invalid lines, 3 repeats after normalization, blank lines; CRLF line ends. */
 function urlFile() {
@@ -81,13 +32,6 @@ function urlFile() {
   return { valid, text: `${lines.join("\r\n")}\r\n` };
 }
 
-/** A job submitted as a client library would: v1.0 a line per URL, v2 JSON naming `networks` (default: the account's). */
-async function submitJobAs(account: E2EAccount, urls: string[], version: "v1.0" | "v2", networks?: string[]): Promise<string> {
-  const body = version === "v2" ? { headers: { "content-type": "application/json" }, body: JSON.stringify({ urls, networks }) } : { body: urls.join("\n") };
-  const response = await fetch(`${E2E_BASE_URL}/${version}/bulk?apikey=${account.apiKey}`, { method: "POST", ...body });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { bulk_id: string }).bulk_id;
-}
 
 async function readDownload(page: Page, button: string) {
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: button }).click()]);
@@ -105,6 +49,8 @@ test("bulk: a file is checked, submitted, followed to complete, and its results 
   await expect(page.getByRole("button", { name: /Drop a \.txt or \.csv file here/ })).toBeVisible();
   await page.getByLabel("URL file (.txt or .csv)").setInputFiles({ name: "urls.txt", mimeType: "text/plain", buffer: Buffer.from(text) });
   await expect(page.getByText("urls.txt")).toBeVisible();
+  // The job is named after its file unless the user types another name.
+  await expect(page.getByLabel("Job name (optional)")).toHaveValue("urls.txt");
   await expect(page.getByTestId("bulk-valid")).toHaveText("30");
   await expect(page.getByTestId("bulk-invalid")).toHaveText("4");
   await expect(page.getByTestId("bulk-duplicate")).toHaveText("3");
@@ -128,11 +74,14 @@ test("bulk: a file is checked, submitted, followed to complete, and its results 
   const progress = page.getByRole("progressbar", { name: "Job progress" });
   await expect(progress).toHaveAttribute("aria-valuemax", "30");
   await expect(page.getByText("Paused: this account has used today’s quota.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "urls.txt", level: 1 })).toBeVisible();
   await expect(progress).toHaveAttribute("aria-valuenow", "10");
+  await expect(page.getByTestId("bulk-quota-spent")).toHaveText("10 queries");
   admin("account:plan", "--email", account.email, "--plan", "dedicated");
   // A paused job is asked about every 30 s.
   await expect(progress).toHaveAttribute("aria-valuenow", "30", { timeout: 45_000 });
   await expect(page.getByTestId("bulk-progress-text")).toHaveText("30 of 30 URLs counted");
+  await expect(page.getByTestId("bulk-quota-spent")).toHaveText("30 queries");
   await expect(page.locator("p").filter({ has: page.getByTestId("bulk-progress-text") })).toContainText("Complete");
   expect(polls).toBeGreaterThan(0);
   // Complete: the page stops asking.
@@ -143,9 +92,9 @@ test("bulk: a file is checked, submitted, followed to complete, and its results 
   const table = page.getByRole("table");
   await expect(page.getByRole("heading", { name: "Results (30)" })).toBeVisible();
   await expect(table).toHaveAttribute("aria-rowcount", "31");
-  await expect(table.getByRole("cell", { name: valid[0], exact: true })).toBeVisible();
-  // The job asked the networks the account shows (all eight): a column each, after the URL.
-  expect(await columnHeadings(page)).toEqual(["URL", ...allNetworks.map((network) => HEADLINES[network]!.heading)]);
+  await expect(urlCell(page, valid[0]!)).toBeVisible();
+  // The job asked the networks the account shows (all eight): a column each, after the checkbox and the URL.
+  expect(await columnHeadings(page)).toEqual(["", "URL", ...allNetworks.map((network) => HEADLINES[network]!.heading)]);
   await page.screenshot({ path: test.info().outputPath("bulk-job.png"), fullPage: true });
 
   const expected = await finishedJob<Networks>(account.apiKey, bulkId, "v2");
@@ -157,8 +106,7 @@ test("bulk: a file is checked, submitted, followed to complete, and its results 
 
   // The table shows each network's headline number as the API reports it.
   for (const url of valid.slice(0, 5)) {
-    const cells = table.getByRole("row").filter({ has: page.getByRole("cell", { name: url, exact: true }) }).getByRole("cell");
-    await expect(cells).toHaveText([url, ...allNetworks.map((network) => shown(headline(data[url]!, network)))]);
+    await expect(resultRow(page, url).getByRole("cell")).toHaveText(["", url, ...allNetworks.map((network) => shown(headline(data[url]!, network)))]);
   }
 
   const csv = await readDownload(page, "Download CSV");
@@ -177,7 +125,7 @@ test("bulk: a file is checked, submitted, followed to complete, and its results 
   expect(JSON.parse(json.text)).toEqual(expected.data);
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(table.getByRole("cell", { name: valid[0], exact: true })).toBeVisible();
+  await expect(urlCell(page, valid[0]!)).toBeVisible();
   await expectNoPageOverflow(page);
   await page.screenshot({ path: test.info().outputPath("bulk-job-phone.png"), fullPage: true });
 
@@ -185,7 +133,7 @@ test("bulk: a file is checked, submitted, followed to complete, and its results 
   await page.goto("/dashboard/bulk");
   await page.reload();
   const entry = page.locator(`a[href="/dashboard/bulk/${bulkId}"]`);
-  await expect(entry).toBeVisible();
+  await expect(entry).toHaveText("urls.txt");
   await expect(page.getByRole("listitem").filter({ has: entry })).toContainText("30 of 30 URLs");
   await expectNoPageOverflow(page);
   await page.screenshot({ path: test.info().outputPath("bulk-phone.png"), fullPage: true });
@@ -264,10 +212,13 @@ test("bulk: a job submitted through API v1 shows Facebook and Pinterest, as API 
 
   await page.goto(`/dashboard/bulk/${bulkId}`);
   await expect(page.getByRole("heading", { name: "Results (3)" })).toBeVisible();
-  expect(await columnHeadings(page)).toEqual(["URL", "Facebook total count", "Pinterest"]);
+  expect(await columnHeadings(page)).toEqual(["", "URL", "Facebook total count", "Pinterest"]);
+  // A v1 job has no name: the page says what it is instead.
+  await expect(page.getByRole("heading", { name: "Bulk job", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("bulk-quota-spent")).toHaveText("3 queries");
   const data = expected.data as Record<string, Networks>;
-  const cells = page.getByRole("row").filter({ has: page.getByRole("cell", { name: urls[0], exact: true }) }).getByRole("cell");
-  await expect(cells).toHaveText([urls[0]!, shown(headline(data[urls[0]!]!, "facebook")), shown(headline(data[urls[0]!]!, "pinterest"))]);
+  const cells = resultRow(page, urls[0]!).getByRole("cell");
+  await expect(cells).toHaveText(["", urls[0]!, shown(headline(data[urls[0]!]!, "facebook")), shown(headline(data[urls[0]!]!, "pinterest"))]);
 
   const csv = await readDownload(page, "Download CSV");
   const [header] = Papa.parse<string[]>(csv.text.replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data;
@@ -317,7 +268,7 @@ test("bulk: a 10,000-URL job's results table renders only the rows in view, scro
 
   const region = page.getByRole("region", { name: "Results table (scrollable)" });
   await region.evaluate((element) => (element.scrollTop = element.scrollHeight));
-  await expect(table.getByRole("cell", { name: urls.at(-1), exact: true })).toBeVisible();
+  await expect(urlCell(page, urls.at(-1)!)).toBeVisible();
   expect(await table.locator("tbody tr").count()).toBeLessThan(80);
 
   await region.evaluate((element) => (element.scrollTop = 0));
@@ -327,6 +278,6 @@ test("bulk: a 10,000-URL job's results table renders only the rows in view, scro
     await page.getByRole("button", { name: heading, exact: true }).click();
     await expect(page.getByRole("columnheader", { name: heading, exact: true })).toHaveAttribute("aria-sort", "descending");
     const largest = Math.max(...Object.values(expected.data as Record<string, Networks>).map((networks) => headline(networks, network) ?? -Infinity));
-    await expect(table.locator("tbody tr").first().locator("td").nth(1 + jobNetworks.indexOf(network))).toHaveText(shown(largest));
+    await expect(table.locator("tbody tr").first().locator("td").nth(2 + jobNetworks.indexOf(network))).toHaveText(shown(largest));
   }
 });

@@ -170,7 +170,7 @@ export async function seedDemoAccount(options: DemoSeedOptions): Promise<DemoSee
     const createdAt = completedAt - 41_000;
     const step = (completedAt - createdAt) / DEMO_BULK_RESULTS.length;
     await store.bulk.importCompleted(
-      { id: newBulkId(), accountId: account.id, createdAt, completedAt },
+      { id: newBulkId(), accountId: account.id, createdAt, completedAt, name: "demo-articles.txt" },
       DEMO_BULK_RESULTS.map(({ url, counts }, i) => {
         const parsed = parseCountUrl(url);
         if (!parsed.ok) throw new Error(`demo URL ${url} is not countable: ${parsed.reason}`);

@@ -107,8 +107,8 @@ export class ShareCountApi {
   }
 
   /** A v2 job naming no networks: the API asks the networks the account shows. */
-  async submitBulk(urls: string[]) {
-    return (await this.call(bulkSubmittedSchema, "/v2/bulk", this.json("POST", { urls }))).body;
+  async submitBulk(urls: string[], name?: string) {
+    return (await this.call(bulkSubmittedSchema, "/v2/bulk", this.json("POST", { urls, name }))).body;
   }
 
   async bulk(bulkId: string, force = false) {

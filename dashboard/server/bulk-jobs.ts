@@ -1,12 +1,13 @@
 import "server-only";
 import { dashboard } from "./context.ts";
 import type { BulkJob } from "../../lib/store/bulk.ts";
-import { pausedUntil } from "../../lib/bulk/job-state.ts";
+import { pausedUntil, quotaSpent } from "../../lib/bulk/job-state.ts";
 import type { BulkJobSummary, BulkOverview } from "../client/bulk/types.ts";
 
 function summary(job: BulkJob, now: number): BulkJobSummary {
   return {
     id: job.id,
+    name: job.name,
     urlsQueued: job.urlsQueued,
     urlsCompleted: job.urlsCompleted,
     createdAt: job.createdAt,
@@ -14,6 +15,7 @@ function summary(job: BulkJob, now: number): BulkJobSummary {
     pausedUntil: pausedUntil(job, now),
     // A v1 job (submitted through API v1) asked Facebook and Pinterest, as v1 always does.
     networks: job.networks ?? ["facebook", "pinterest"],
+    quotaSpent: quotaSpent(job),
   };
 }
 

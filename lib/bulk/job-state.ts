@@ -10,3 +10,9 @@ export const isComplete = (job: BulkJob): boolean => job.urlsCompleted >= job.ur
 export function pausedUntil(job: BulkJob, now: number): number | null {
   return !isComplete(job) && job.pausedUntil !== null && job.pausedUntil > now ? job.pausedUntil : null;
 }
+
+/**
+ * Queries of the daily quota the job has spent: each counted URL spent exactly one, in the same transaction
+ * that stored its result (BulkStore.complete), and nothing else about a job spends any.
+ */
+export const quotaSpent = (job: Pick<BulkJob, "urlsCompleted">): number => job.urlsCompleted;

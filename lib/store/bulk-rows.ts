@@ -16,6 +16,7 @@ export interface JobRow {
   completed_at: number | null;
   paused_until: number | null;
   networks: string | null;
+  name: string | null;
 }
 
 export const toJob = (row: JobRow): BulkJob => ({
@@ -27,6 +28,7 @@ export const toJob = (row: JobRow): BulkJob => ({
   completedAt: row.completed_at,
   pausedUntil: row.paused_until,
   networks: networkListOf(row.networks),
+  name: row.name,
 });
 
 /** A job's networks as stored (null: a v1 job). */

@@ -16,6 +16,8 @@ export interface BulkJob {
   pausedUntil: number | null;
   /** An API v2 job: the networks it asks; null: a v1 job (Facebook and Pinterest). */
   networks: NetworkId[] | null;
+  /** What the job is called (see lib/bulk/job-name.ts); null: unnamed, as every API v1 job is. */
+  name: string | null;
 }
 
 export interface ActiveBulkJob {
@@ -51,7 +53,7 @@ export type BulkCompletion = "completed" | "quota_exhausted" | "already_done";
 export interface BulkStore {
   /** Stores the job and its URLs in one transaction; answers the queued URLs, in submission order. */
   create(
-    job: { id: string; accountId: string; createdAt: number; networks?: readonly NetworkId[] | null },
+    job: { id: string; accountId: string; createdAt: number; networks?: readonly NetworkId[] | null; name?: string | null },
     urls: { url: string; countUrl: string }[],
   ): Promise<QueuedBulkUrl[]>;
   /**
@@ -59,7 +61,7 @@ export interface BulkStore {
    * its queries are not counted again.
    */
   importCompleted(
-    job: { id: string; accountId: string; createdAt: number; completedAt: number },
+    job: { id: string; accountId: string; createdAt: number; completedAt: number; name?: string | null },
     results: { url: string; countUrl: string; counts: StoredCounts; completedAt: number }[],
   ): Promise<void>;
   /** Null when the job does not exist or belongs to another account. */
@@ -76,7 +78,8 @@ export interface BulkStore {
   queued(job: { id: string; accountId: string }, afterId: number, limit: number): Promise<QueuedBulkUrl[]>;
   /**
    * Counts the URL against the day's quota and stores its counts in one transaction: each URL is answered
-   * and counted once, and nothing changes when the quota is used up.
+   * and counted once, and nothing changes when the quota is used up. A completed URL spent exactly one query,
+   * so a job's `urlsCompleted` is also the quota it spent (lib/bulk/job-state.ts).
    */
   complete(item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, result: BulkUrlResult, now: number): Promise<BulkCompletion>;
   /** The account's unfinished jobs wait until `until`. */

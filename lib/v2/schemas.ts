@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isNetworkId, NETWORK_IDS, type NetworkId } from "../counts/all-networks.ts";
+import { bulkJobNameSchema, MAX_JOB_NAME_LENGTH } from "../bulk/job-name.ts";
 import { NETWORK_REASONS, REASON_MEANINGS } from "./reasons.ts";
 
 /**
@@ -161,10 +162,15 @@ export const bulkBodySchema = z
       .transform((names) => [...new Set(names)])
       .optional()
       .meta({ description: "The networks to ask for every URL (default: the networks the account shows)" }),
+    name: bulkJobNameSchema.optional().meta({
+      description: `What the job is called (say, the file the URLs came from): at most ${MAX_JOB_NAME_LENGTH} characters, trimmed, no control characters, direction overrides or line breaks`,
+    }),
   })
   .meta({ id: "BulkRequest", description: "A bulk job of API v2: as v1's, with each URL answered in v2 network objects" });
 
-export const bulkSubmittedSchema = z.object({ count: count, bulk_id: z.string() }).meta({ id: "BulkSubmitted" });
+const jobName = z.string().nullable().meta({ description: "The job's name; null when none was given (every job submitted through API v1)" });
+
+export const bulkSubmittedSchema = z.object({ count: count, bulk_id: z.string(), name: jobName }).meta({ id: "BulkSubmitted" });
 
 export const bulkQuerySchema = z.strictObject({
   bulk_id: z.string().min(1),
@@ -183,6 +189,8 @@ export const bulkAnswerSchema = z
       completed: z.boolean(),
       bulk_id: z.string(),
       paused_until: z.iso.datetime().optional().meta({ description: "The account's daily quota is used up: the job waits until then" }),
+      name: jobName,
+      quota_spent: count.meta({ description: "Queries of the daily quota the job has spent so far: one per URL counted (repeats and refused URLs spend none)" }),
     }),
   })
   .meta({ id: "BulkJob" });

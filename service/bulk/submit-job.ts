@@ -28,8 +28,8 @@ export async function submitJob(
   account: AccountContext,
   urls: readonly AcceptedUrl[],
   version: ApiVersion,
-  /** A v2 job's networks; null: a v1 job. */
-  networks: readonly NetworkId[] | null = null,
+  /** A v2 job's networks (none: a v1 job), and its name (none: unnamed, as v1 jobs are). */
+  job: { networks?: readonly NetworkId[]; name?: string } = {},
 ): Promise<{ bulkId: string; count: number }> {
   if (urls.length === 0) throw apiErrors.noValidUrls();
   const { day, resetsAt } = deps.clock.today();
@@ -38,7 +38,7 @@ export async function submitJob(
   }
   const bulkId = newBulkId();
   const queued = await deps.store.bulk.create(
-    { id: bulkId, accountId: account.id, createdAt: deps.clock.now(), networks },
+    { id: bulkId, accountId: account.id, createdAt: deps.clock.now(), networks: job.networks ?? null, name: job.name ?? null },
     urls.map(({ url, countUrl }) => ({ url, countUrl })),
   );
   await deps.bulkSubmitted(queued);

@@ -100,7 +100,10 @@ function register(registry: OpenAPIRegistry) {
     responses: {
       200: json(bulkSubmittedSchema, "The job was queued: poll GET /v2/bulk"),
       403: json(errorSchema, "bulk_not_allowed: the plan has no bulk jobs"),
-      400: json(errorSchema, "bulk_limit_exceeded: more URLs than the plan's batch limit; no_valid_urls: none of the URLs can be counted"),
+      400: json(
+        errorSchema,
+        "bulk_limit_exceeded: more URLs than the plan's batch limit; no_valid_urls: none of the URLs can be counted; invalid_body: the body does not fit BulkRequest (a name too long, or with control characters, included)",
+      ),
       413: json(errorSchema, "body_too_large: the body is over 4 MiB"),
       415: json(errorSchema, "invalid_body: the body is not sent as application/json"),
     },
@@ -110,7 +113,7 @@ function register(registry: OpenAPIRegistry) {
     path: "/v2/bulk",
     tags,
     security: v2Security,
-    summary: "A bulk job's progress, and each URL's networks once it completes",
+    summary: "A bulk job's progress, its name and the quota it spent, and each URL's networks once it completes",
     request: { query: bulkQuerySchema },
     responses: { 200: json(bulkAnswerSchema, "The job"), 404: json(errorSchema, "bulk_not_found: no such job of this account (or past retention)") },
   });

@@ -21,7 +21,10 @@ const read = (apiKey: string, bulkId: string, force = false) =>
   svc.get(`/v2/bulk?bulk_id=${bulkId}${force ? "&force=1" : ""}`, { headers: { authorization: `Bearer ${apiKey}` } });
 const moreStats = async () => (await (await fetch(`${svc.sandboxOrigin}/__sandbox/more/stats`)).json()) as MoreSandboxStats;
 
-type Job = { data: Record<string, Record<string, { status: string } & Record<string, unknown>>> | []; _meta: { completed: boolean; urls_completed: number; urls_queued: number; bulk_id: string } };
+type Job = {
+  data: Record<string, Record<string, { status: string } & Record<string, unknown>>> | [];
+  _meta: { completed: boolean; urls_completed: number; urls_queued: number; bulk_id: string; name: string | null; quota_spent: number };
+};
 
 async function finished(apiKey: string, bulkId: string): Promise<Job> {
   return until("the job to complete", async () => (await read(apiKey, bulkId)).json() as Promise<Job>, (job) => job._meta.completed, 30_000);
@@ -39,7 +42,7 @@ describe("v2 bulk jobs", () => {
     expect(count).toBe(8);
 
     const job = await finished(apiKey, bulkId);
-    expect(job._meta).toEqual({ urls_completed: 8, urls_queued: 8, completed: true, bulk_id: bulkId });
+    expect(job._meta).toEqual({ urls_completed: 8, urls_queued: 8, completed: true, bulk_id: bulkId, name: null, quota_spent: 8 });
     const data = job.data as Exclude<Job["data"], []>;
     expect(Object.keys(data)).toEqual(urls);
     for (const url of urls) {
@@ -94,12 +97,38 @@ describe("v2 bulk jobs", () => {
 
     const { bulk_id: bulkId } = await (await submit(apiKey, { urls: [paid, waiting], networks: ["facebook"] })).json();
     const job = await until("the job to pause", async () => (await read(apiKey, bulkId)).json(), (j) => j._meta.paused_until !== undefined, 30_000);
-    expect(job._meta.urls_completed).toBe(1);
+    expect(job._meta).toMatchObject({ urls_completed: 1, quota_spent: 1 });
     const history = (url: string) => svc.get(`/v2/history?url=${encodeURIComponent(url)}`, { headers: { authorization: `Bearer ${apiKey}` } });
     const answered = Object.keys((await (await read(apiKey, bulkId, true)).json()).data)[0]!;
     const unanswered = answered === paid ? waiting : paid;
     expect((await history(answered)).status).toBe(200);
     expect((await history(unanswered)).status).toBe(404);
+  });
+
+  it("keeps the name a job is given and says what quota it spent, where v1 reads the job as it always did", async () => {
+    const { apiKey } = await svc.account("business");
+    const urls = ["https://bulk-v2.example.com/named-1", "https://bulk-v2.example.com/named-2", "https://bulk-v2.example.com/named-1#again"];
+    const res = await submit(apiKey, { urls, networks: ["facebook"], name: "  März articles.csv  " });
+    const submitted = await res.json();
+    expect(submitted).toEqual({ count: 2, bulk_id: expect.any(String), name: "März articles.csv" });
+    const job = await finished(apiKey, submitted.bulk_id);
+    // The repeat is dropped before the job: two URLs counted, two queries spent.
+    expect(job._meta).toMatchObject({ name: "März articles.csv", quota_spent: 2, urls_completed: 2 });
+    const quota = await (await svc.get(`/v1.0/quota?apikey=${apiKey}`)).json();
+    expect(quota.quota_used_today).toBe(2);
+
+    const v1 = await (await svc.get(`/v1.0/bulk?apikey=${apiKey}&bulk_id=${submitted.bulk_id}`)).json();
+    expect(Object.keys(v1._meta)).toEqual(["urls_completed", "urls_queued", "completed", "bulk_id"]);
+    const v1Submitted = await (await svc.get(`/v1.0/bulk?apikey=${apiKey}`, { method: "POST", body: urls[0] })).json();
+    expect(Object.keys(v1Submitted)).toEqual(["count", "bulk_id"]);
+    expect((await finished(apiKey, v1Submitted.bulk_id))._meta).toMatchObject({ name: null, quota_spent: 1 });
+
+    for (const name of ["", "   ", "tab\there", "two\nlines", "nul\u0000", "\u202Etxt.exe", "a\u2028b", "x".repeat(256)]) {
+      const refused = await submit(apiKey, { urls: [urls[0]], name });
+      expect([refused.status, (await refused.json()).Type], JSON.stringify(name)).toEqual([400, "invalid_body"]);
+    }
+    const longest = await submit(apiKey, { urls: [urls[0]], name: "x".repeat(255) });
+    expect((await longest.json()).name).toHaveLength(255);
   });
 
   it("takes each network once, whatever its case, and names only a few unknown keys", async () => {

@@ -38,11 +38,20 @@ export function JobHistory({
                 <Link
                   id={`job-${job.id}`}
                   href={`/dashboard/bulk/${encodeURIComponent(job.id)}`}
-                  className="font-medium text-brand-700 underline-offset-2 hover:underline"
+                  className="break-words font-medium text-brand-700 underline-offset-2 hover:underline"
                 >
-                  Job started <LocalTime at={job.createdAt} />
+                  {job.name ?? (
+                    <>
+                      Job started <LocalTime at={job.createdAt} />
+                    </>
+                  )}
                 </Link>
                 <p className="text-sm text-slate-600">
+                  {job.name !== null && (
+                    <>
+                      Started <LocalTime at={job.createdAt} /> ·{" "}
+                    </>
+                  )}
                   {formatCount(job.urlsCompleted)} of {formatCount(job.urlsQueued)} URLs · <JobStatus job={progressOf(job)} />
                 </p>
               </div>

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { excessOverLimit, formatOfFile, parseUrlList, planFitting, type UrlList } from "@/dashboard/client/bulk/parse-urls";
 import type { BulkOverview } from "@/dashboard/client/bulk/types";
+import { jobNameProblem, MAX_JOB_NAME_LENGTH } from "@/lib/bulk/job-name";
 import { useSubmitBulkJob } from "@/dashboard/client/hooks/use-bulk-jobs";
 import { formatCount } from "./progress";
 
@@ -27,9 +28,12 @@ export function UploadForm({ overview }: { overview: BulkOverview }) {
   const [fileError, setFileError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const [pasted, setPasted] = useState("");
+  // The file's name until the user types another.
+  const [name, setName] = useState("");
+  const nameProblem = jobNameProblem(name);
   // Typing into a 10,000-line paste re-parses it; the deferred value keeps keystrokes responsive.
   const deferredPasted = useDeferredValue(pasted);
-  const ids = { hint: useId(), paste: useId(), summary: useId() };
+  const ids = { hint: useId(), paste: useId(), summary: useId(), name: useId(), nameNote: useId() };
 
   const list = useMemo(
     () =>
@@ -55,6 +59,7 @@ export function UploadForm({ overview }: { overview: BulkOverview }) {
     }
     try {
       setFile({ name: chosen.name, text: await chosen.text() });
+      setName(chosen.name.slice(0, MAX_JOB_NAME_LENGTH));
       setFileError(null);
     } catch {
       setFileError(`"${chosen.name}" could not be read.`);
@@ -68,13 +73,15 @@ export function UploadForm({ overview }: { overview: BulkOverview }) {
   }
 
   function clearFile() {
+    if (name === file?.name) setName("");
     setFile(null);
     if (fileInput.current) fileInput.current.value = "";
     submit.reset();
   }
 
   function start() {
-    submit.mutate(list.urls, { onSuccess: ({ bulkId }) => router.push(`/dashboard/bulk/${encodeURIComponent(bulkId)}`) });
+    const job = { urls: list.urls, name: name.trim() || undefined };
+    submit.mutate(job, { onSuccess: ({ bulkId }) => router.push(`/dashboard/bulk/${encodeURIComponent(bulkId)}`) });
   }
 
   return (
@@ -153,13 +160,32 @@ export function UploadForm({ overview }: { overview: BulkOverview }) {
         </div>
       </div>
 
+      <div className="mt-4 max-w-xl">
+        <label htmlFor={ids.name} className="mb-1 block text-sm font-medium">
+          Job name <span className="font-normal text-slate-600">(optional)</span>
+        </label>
+        <input
+          id={ids.name}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          maxLength={MAX_JOB_NAME_LENGTH}
+          aria-invalid={nameProblem !== null}
+          aria-describedby={ids.nameNote}
+          placeholder="e.g. March articles"
+          className="block w-full rounded-md border border-slate-300 px-3 py-2 text-sm aria-[invalid=true]:border-red-600"
+        />
+        <p id={ids.nameNote} className={`mt-1 text-xs ${nameProblem ? "text-red-700" : "text-slate-600"}`}>
+          {nameProblem ?? "Shown in your job list. An uploaded file's name is filled in; change it as you like."}
+        </p>
+      </div>
+
       {hasInput && <ListSummary list={list} overview={overview} excess={excess} id={ids.summary} />}
 
       <div className="mt-4 flex flex-wrap items-center gap-3">
         <Button
           variant="primary"
           onClick={start}
-          disabled={list.urls.length === 0 || excess > 0 || submit.isPending}
+          disabled={list.urls.length === 0 || excess > 0 || nameProblem !== null || submit.isPending}
           aria-describedby={hasInput ? ids.summary : undefined}
         >
           {submit.isPending ? "Starting…" : `Start job with ${formatCount(list.urls.length)} URL${list.urls.length === 1 ? "" : "s"}`}

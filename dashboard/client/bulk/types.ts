@@ -7,6 +7,8 @@ import type { BulkResultRow } from "./results.ts";
 /** A job of this account, from the database. Times are epoch milliseconds. */
 export interface BulkJobSummary {
   id: string;
+  /** Null: unnamed (jobs submitted through API v1). */
+  name: string | null;
   urlsQueued: number;
   urlsCompleted: number;
   createdAt: number;
@@ -15,6 +17,8 @@ export interface BulkJobSummary {
   pausedUntil: number | null;
   /** The networks the job asks: its results hold these and no others. */
   networks: NetworkId[];
+  /** Queries of the daily quota the job has spent so far. */
+  quotaSpent: number;
 }
 
 export interface BulkOverview {
@@ -36,6 +40,7 @@ export interface BulkJobResults {
     completed: boolean;
     /** ISO time the paused job resumes at, while its account is out of quota. */
     pausedUntil: string | null;
+    quotaSpent: number;
   };
   /** Counted so far (all of them once complete). */
   rows: BulkResultRow[];

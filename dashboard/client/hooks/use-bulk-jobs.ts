@@ -48,7 +48,7 @@ export function useBulkJob(id: string) {
 export function useSubmitBulkJob() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (urls: string[]) => fetchJson<BulkSubmitted>("/api/dashboard/bulk", { method: "POST", json: { urls } }),
+    mutationFn: (job: { urls: string[]; name?: string }) => fetchJson<BulkSubmitted>("/api/dashboard/bulk", { method: "POST", json: job }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: overviewKey, exact: true }),
   });
 }

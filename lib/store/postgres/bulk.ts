@@ -4,7 +4,7 @@ import { networksColumn, resultColumn, toJob, toResult, type JobRow } from "../b
 import type { Sql } from "./pool.ts";
 
 const SQL = {
-  insertJob: "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, networks) VALUES ($1, $2, $3, 0, $4, $5)",
+  insertJob: "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, networks, name) VALUES ($1, $2, $3, 0, $4, $5, $6)",
   networksOf: "SELECT networks FROM bulk_job WHERE id = $1",
   // One statement for the whole list; ids (SERIAL) follow submission order.
   insertUrls: `
@@ -55,7 +55,7 @@ const SQL = {
     UPDATE bulk_job SET paused_until = NULL
     WHERE completed_at IS NULL AND account_id IN (SELECT id FROM account WHERE plan_name = $1)`,
   importJob: `
-    INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, completed_at) VALUES ($1, $2, $3, $3, $4, $5)`,
+    INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, completed_at, name) VALUES ($1, $2, $3, $3, $4, $5, $6)`,
   importUrls: `
     INSERT INTO bulk_url (job_id, url, count_url, result, completed_at)
     SELECT $1, u.url, u.count_url, u.result, u.completed_at
@@ -68,7 +68,7 @@ export function postgresBulk(sql: Sql): BulkStore {
   return {
     async create(job, urls) {
       const rows = await sql.transaction(async (client) => {
-        await client.query({ name: "insertJob", text: SQL.insertJob, values: [job.id, job.accountId, urls.length, job.createdAt, networksColumn(job.networks)] });
+        await client.query({ name: "insertJob", text: SQL.insertJob, values: [job.id, job.accountId, urls.length, job.createdAt, networksColumn(job.networks), job.name ?? null] });
         const inserted = await client.query<{ id: number; count_url: string }>({
           name: "insertUrls",
           text: SQL.insertUrls,
@@ -85,7 +85,7 @@ export function postgresBulk(sql: Sql): BulkStore {
         await client.query({
           name: "importBulkJob",
           text: SQL.importJob,
-          values: [job.id, job.accountId, results.length, job.createdAt, job.completedAt],
+          values: [job.id, job.accountId, results.length, job.createdAt, job.completedAt, job.name ?? null],
         });
         await client.query({
           name: "importBulkUrls",

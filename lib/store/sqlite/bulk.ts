@@ -7,8 +7,8 @@ import type { Reservation } from "../usage.ts";
 /** Bulk jobs and URLs; a URL's query is counted through `reserveIn` (the usage rows) in the same transaction. */
 export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) => number | null): BulkStore {
   const statements = {
-    insertJob: db.prepare<[string, string, number, number, string | null]>(
-      "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, networks) VALUES (?, ?, ?, 0, ?, ?)",
+    insertJob: db.prepare<[string, string, number, number, string | null, string | null]>(
+      "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, networks, name) VALUES (?, ?, ?, 0, ?, ?, ?)",
     ),
     networksOf: db.prepare<[string], { networks: string | null }>("SELECT networks FROM bulk_job WHERE id = ?"),
     insertUrl: db.prepare<[string, string, string], { id: number }>(
@@ -38,8 +38,8 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
     resumePlan: db.prepare<[string]>(`
       UPDATE bulk_job SET paused_until = NULL
       WHERE completed_at IS NULL AND account_id IN (SELECT id FROM account WHERE plan_name = ?)`),
-    importJob: db.prepare<[string, string, number, number, number, number]>(
-      "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, completed_at) VALUES (?, ?, ?, ?, ?, ?)",
+    importJob: db.prepare<[string, string, number, number, number, number, string | null]>(
+      "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, completed_at, name) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ),
     importUrl: db.prepare<[string, string, string, string, number]>(
       "INSERT INTO bulk_url (job_id, url, count_url, result, completed_at) VALUES (?, ?, ?, ?, ?)",
@@ -53,7 +53,7 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
 
   const create = db.transaction(
     (job: Parameters<BulkStore["create"]>[0], urls: { url: string; countUrl: string }[]): QueuedBulkUrl[] => {
-      statements.insertJob.run(job.id, job.accountId, urls.length, job.createdAt, networksColumn(job.networks));
+      statements.insertJob.run(job.id, job.accountId, urls.length, job.createdAt, networksColumn(job.networks), job.name ?? null);
       const queued: QueuedBulkUrl[] = [];
       for (const u of urls) {
         const row = statements.insertUrl.get(job.id, u.url, u.countUrl);
@@ -65,7 +65,7 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
 
   const importCompleted = db.transaction(
     (job: Parameters<BulkStore["importCompleted"]>[0], results: Parameters<BulkStore["importCompleted"]>[1]) => {
-      statements.importJob.run(job.id, job.accountId, results.length, results.length, job.createdAt, job.completedAt);
+      statements.importJob.run(job.id, job.accountId, results.length, results.length, job.createdAt, job.completedAt, job.name ?? null);
       for (const r of results) statements.importUrl.run(job.id, r.url, r.countUrl, resultColumn({ counts: r.counts }), r.completedAt);
     },
   );

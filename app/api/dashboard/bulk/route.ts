@@ -2,6 +2,7 @@ import { z } from "zod";
 import { bulkOverview, planBatchLimit } from "@/dashboard/server/bulk-jobs";
 import type { BulkSubmitted } from "@/dashboard/client/bulk/types";
 import { DEFAULT_MAX_BODY_BYTES, signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
+import { bulkJobNameSchema } from "@/lib/bulk/job-name";
 import { MAX_URL_LENGTH } from "@/lib/urls/count-url";
 
 /** The largest batch any plan may have (dedicated); the plan's own limit is the API's to enforce. */
@@ -9,6 +10,7 @@ const MAX_URLS = 10_000;
 
 const submission = z.object({
   urls: z.array(z.string().max(MAX_URL_LENGTH)).min(1).max(MAX_URLS),
+  name: bulkJobNameSchema.optional(),
 });
 
 /** This account's job history (from the database, newest first) and its plan's bulk limits. */
@@ -25,6 +27,6 @@ async function maxBodyBytes(account: { plan: string }): Promise<number> {
 
 /** Submits a job with the account's key; the answer names the job to open. */
 export const POST = signedInEndpoint({ input: submission, maxBodyBytes }, async ({ input, api }): Promise<BulkSubmitted> => {
-  const { bulk_id, count } = await (await api()).submitBulk(input.urls);
+  const { bulk_id, count } = await (await api()).submitBulk(input.urls, input.name);
   return { bulkId: bulk_id, count };
 });

@@ -17,6 +17,7 @@ export const GET = signedInEndpoint({ input: z.object({ id: z.string().min(1) })
       urlsCompleted: meta.urls_completed,
       completed: meta.completed,
       pausedUntil: meta.paused_until ?? null,
+      quotaSpent: meta.quota_spent,
     },
     rows: resultRows(data),
   };

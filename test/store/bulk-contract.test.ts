@@ -1,0 +1,73 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { quotaSpent } from "../../lib/bulk/job-state.ts";
+import type { StoredCounts } from "../../lib/counts/values.ts";
+import type { Store } from "../../lib/store/store.ts";
+import { postgresSkipReason, postgresStoreDatabase, sqliteStoreDatabase, twoStores } from "../support/stores.ts";
+
+/**
+ * A bulk job's name and the quota it spent, one contract run unchanged on both stores (two stores on one
+ * database stand for two worker processes).
+ */
+const skipPostgres = (await postgresSkipReason("test/store/bulk-contract.test.ts")) !== undefined;
+const drivers = [
+  { name: "SQLite", database: sqliteStoreDatabase, skip: false },
+  { name: "PostgreSQL", database: postgresStoreDatabase, skip: skipPostgres },
+];
+
+const COUNTS: StoredCounts = { Facebook: null, Pinterest: 3 };
+const urls = (n: number) => Array.from({ length: n }, (_, i) => ({ url: `https://example.com/${i}`, countUrl: `https://example.com/${i}` }));
+
+describe.each(drivers)("the $name store's bulk job names and quota spent", ({ database, skip }) => {
+  const stores = twoStores(database, [{ name: "p", dailyQuota: 1_000, bulkBatchLimit: 1_000, customTtlAllowed: false }], skip);
+  let a: Store;
+  let b: Store;
+  beforeAll(() => ({ a, b } = stores));
+
+  describe.skipIf(skip)("", () => {
+    it("keeps a job's name as given, in every language, and null for an unnamed job", async () => {
+      const id = await stores.account();
+      const name = "März-Artikel — 文章 🗞️.csv";
+      await a.bulk.create({ id: "named", accountId: id, createdAt: 1, networks: ["reddit"], name }, urls(1));
+      await a.bulk.create({ id: "unnamed", accountId: id, createdAt: 2 }, urls(1));
+      await a.bulk.importCompleted({ id: "imported", accountId: id, createdAt: 3, completedAt: 4, name: "demo.txt" }, [
+        { ...urls(1)[0]!, counts: COUNTS, completedAt: 4 },
+      ]);
+      expect((await b.bulk.job("named", id))?.name).toBe(name);
+      expect((await b.bulk.job("unnamed", id))?.name).toBeNull();
+      expect((await b.bulk.jobsOf(id)).map((job) => [job.id, job.name])).toEqual([
+        ["imported", "demo.txt"],
+        ["unnamed", null],
+        ["named", name],
+      ]);
+    });
+
+    it("spends one query of the day's quota per URL counted, recorded with the job in the same step", async () => {
+      const id = await stores.account();
+      const queued = await a.bulk.create({ id: "spender", accountId: id, createdAt: 1, name: "spender" }, urls(30));
+      const job = async () => (await b.bulk.job("spender", id))!;
+      expect(quotaSpent(await job())).toBe(0);
+
+      // Two processes race for every URL; the quota has room for 20 of the 30.
+      const quota = { day: "2026-05-01", dailyQuota: 20 };
+      const outcomes = await Promise.all(queued.flatMap((item) => [a, b].map((store) => store.bulk.complete(item, quota, { counts: COUNTS }, 10))));
+      expect(outcomes.filter((outcome) => outcome === "completed")).toHaveLength(20);
+      expect(quotaSpent(await job())).toBe(20);
+      expect(await a.usage.queriesOn(id, quota.day)).toBe(20);
+
+      // Refused for want of quota, or answered already: nothing more is spent, by the job or the account.
+      const waiting = await a.bulk.queued({ id: "spender", accountId: id }, 0, 100);
+      expect(waiting).toHaveLength(10);
+      expect(await a.bulk.complete(waiting[0]!, quota, { counts: COUNTS }, 11)).toBe("quota_exhausted");
+      expect(await b.bulk.complete(queued[0]!, { ...quota, dailyQuota: 100 }, { counts: COUNTS }, 11)).toBe("already_done");
+      expect(quotaSpent(await job())).toBe(20);
+      expect(await a.usage.queriesOn(id, quota.day)).toBe(20);
+
+      // The next day's quota pays for the rest: the job's spending adds up over the days it ran.
+      const nextDay = { day: "2026-05-02", dailyQuota: 20 };
+      for (const item of waiting) expect(await a.bulk.complete(item, nextDay, { counts: COUNTS }, 12)).toBe("completed");
+      expect(quotaSpent(await job())).toBe(30);
+      expect(await a.usage.queriesOn(id, nextDay.day)).toBe(10);
+      expect(await a.bulk.job("spender", id)).toMatchObject({ urlsCompleted: 30, completedAt: 12 });
+    });
+  });
+});
