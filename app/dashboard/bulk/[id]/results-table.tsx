@@ -18,7 +18,7 @@ const NETWORK_REM = 5.5;
 
 /** The checkbox and the URL (left of it by SELECT_REM) stay in view while a wide table is scrolled sideways; not on a phone, where they would fill the screen. */
 const STICKY_SELECT_CELL = "sm:sticky sm:left-0 sm:z-[1]";
-const STICKY_URL_CELL = "sm:sticky sm:left-[2.75rem] sm:z-[1] sm:shadow-[inset_-1px_0_0_#e2e8f0]";
+const STICKY_URL_CELL = "sm:sticky sm:left-[2.75rem] sm:z-[1] sm:shadow-[inset_-1px_0_0_var(--color-slate-200)]";
 
 function Count({ value }: { value: number | null }) {
   return value === null ? <span className="whitespace-nowrap text-xs italic text-slate-600">not reported</span> : <>{formatCount(value)}</>;
