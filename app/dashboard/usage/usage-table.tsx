@@ -1,6 +1,7 @@
 "use client";
 
 import { useId } from "react";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { formatNumber, formatPercent } from "@/dashboard/client/format";
 import { formatUsageDate, quotaShare, REFUSAL_LABELS, REFUSAL_REASONS, type UsageDay } from "@/dashboard/client/usage";
 
@@ -11,8 +12,7 @@ export function UsageTable({ usage, rangeLabel }: { usage: UsageDay[]; rangeLabe
   const captionId = useId();
   const rows = usage.toReversed();
   return (
-    // Focusable: on a phone the table scrolls sideways, and a keyboard must reach what is off screen.
-    <div role="region" aria-labelledby={captionId} tabIndex={0} className="-mx-4 overflow-x-auto sm:mx-0">
+    <ScrollRegion labelledBy={captionId} className="-mx-4 overflow-x-auto sm:mx-0">
       <table className="w-full text-sm tabular-nums">
         <caption id={captionId} className="sr-only">
           Queries served, refused by reason, quota and share of the quota used per day, {rangeLabel}, newest first
@@ -64,6 +64,6 @@ export function UsageTable({ usage, rangeLabel }: { usage: UsageDay[]; rangeLabe
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

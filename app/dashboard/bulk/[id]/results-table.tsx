@@ -1,6 +1,7 @@
 "use client";
 
 import { useVirtualizer } from "@tanstack/react-virtual";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { useMemo, useRef } from "react";
 import type { NetworkId } from "@/lib/counts/all-networks";
 import type { BulkResultRow, ResultColumnKey, ResultSort } from "@/dashboard/client/bulk/results";
@@ -78,13 +79,7 @@ export function ResultsTable({
   );
 
   return (
-    <div
-      ref={scroller}
-      role="region"
-      aria-label="Results table (scrollable)"
-      tabIndex={0}
-      className="max-h-[32rem] overflow-auto rounded-md border border-slate-200"
-    >
+    <ScrollRegion ref={scroller} label="Results table (scrollable)" className="max-h-[32rem] overflow-auto rounded-md border border-slate-200">
       <table
         className="w-full table-fixed border-collapse text-sm"
         style={{ minWidth: `${SELECT_REM + URL_REM + columns.length * NETWORK_REM}rem` }}
@@ -187,6 +182,6 @@ export function ResultsTable({
           )}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { Card } from "@/components/ui/card";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { useNow } from "@/dashboard/client/hooks/use-now";
 import { formatTimeAgo } from "@/dashboard/client/format";
 import { countedWith } from "@/dashboard/client/tracked/forms";
@@ -26,7 +27,7 @@ export function FormsTable({ detail, networks }: { detail: TrackedUrlDetail; net
           : "The URL and its aliases below; your account does not count the http/https and www forms (a setting)."}{" "}
         {facebookShown && "Forms with identical Facebook engagement in the same refresh are one Facebook object, so they count once."}
       </p>
-      <div className="-mx-4 overflow-x-auto sm:mx-0">
+      <ScrollRegion label="Forms counted (scrollable)" className="-mx-4 overflow-x-auto sm:mx-0">
         <table className="w-full text-sm" style={{ minWidth: `${minWidthRem(networks.length)}rem` }} data-testid="forms-table">
           <caption className="sr-only">The forms counted for this URL, with their latest counts</caption>
           <thead>
@@ -83,7 +84,7 @@ export function FormsTable({ detail, networks }: { detail: TrackedUrlDetail; net
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </Card>
   );
 }
