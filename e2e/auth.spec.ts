@@ -18,6 +18,14 @@ function formAlert(page: Page) {
   return page.locator("form").getByRole("alert");
 }
 
+/** The field is marked invalid and names its reason, shown at the field, by aria-describedby. */
+async function expectFieldError(page: Page, label: string, id: string, reason: string | RegExp): Promise<void> {
+  const field = page.getByLabel(label, { exact: true });
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(field).toHaveAttribute("aria-describedby", new RegExp(`(^| )${id}( |$)`));
+  await expect(page.locator(`#${id}`)).toHaveText(reason);
+}
+
 /** Submits the sign-in form and waits for the server action's answer (the message may be the same as before). */
 async function submitSignIn(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel("Email").fill(email);
@@ -37,13 +45,30 @@ test.describe("sign up", () => {
     await page.goto("/sign-up");
     await expect(page.getByRole("heading", { name: "Create a free account" })).toBeVisible();
 
-    // Too short a password is refused in place, with the reason.
+    // Too short a password is refused in place, with the reason at the field; the email stays, the password does not.
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("short");
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(formAlert(page)).toHaveText("Use at least 10 characters.");
+    await expectFieldError(page, "Password", "password-error", "Use at least 10 characters.");
+    await expect(page.getByLabel("Email")).toHaveValue(email);
+    await expect(page.getByLabel("Email")).not.toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Password")).toHaveValue("");
     await expect(page).toHaveURL(/\/sign-up$/);
     expect(() => admin("account:show", "--email", email)).toThrow();
+    // A common password is refused however long, saying why (it was accepted before the strength rule).
+    await page.getByLabel("Password").fill("password12");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expectFieldError(page, "Password", "password-error", /one of the most common passwords/);
+    await expect(page.getByLabel("Email")).toHaveValue(email);
+    expect(() => admin("account:show", "--email", email)).toThrow();
+    // An address that is not one is refused at its own field, and kept as typed to be corrected.
+    await page.getByLabel("Email").fill("not-an-address");
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expectFieldError(page, "Email", "email-error", /valid email address/);
+    await expect(page.getByLabel("Email")).toHaveValue("not-an-address");
+    await expect(page.getByLabel("Email")).toBeFocused();
     // So is one made of the address's name: the first guess of anyone who knows it.
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(`${email.split("@")[0]}!1`);

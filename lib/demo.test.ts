@@ -1,10 +1,13 @@
 import fs from "node:fs";
 import { verify as argon2Verify } from "@node-rs/argon2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../test/support/processes.ts";
 import { freshDatabase, startTestService, type TestService } from "../test/support/service.ts";
 import { Accounts } from "./accounts/accounts.ts";
 import { createPrisma, type PrismaClient } from "./db/prisma.ts";
+import { sandboxObservedValues } from "../service/sandbox/observed-values.ts";
 import { DEMO_BULK_RESULTS, DEMO_EMAIL, DEMO_HISTORY_DAYS, disableDemo, randomDemoPassword, seedDemoAccount, startDemo } from "./demo.ts";
+import { DEMO_TRACKED_URLS } from "./demo-tracked.ts";
 import { parseEnv, type Env } from "./env.ts";
 import { QuotaClock } from "./quota/clock.ts";
 import { addDays } from "./quota/day.ts";
@@ -36,7 +39,7 @@ afterAll(async () => {
   fs.rmSync(database.dir, { recursive: true, force: true });
 });
 
-const seed = (password?: string) => seedDemoAccount({ accounts, store, clock, password });
+const seed = (password?: string) => seedDemoAccount({ accounts, store, clock, password, currentValues: sandboxObservedValues });
 
 async function demoAccount() {
   return prisma.account.findUniqueOrThrow({
@@ -97,6 +100,10 @@ describe("the demo account", () => {
     expect(results.some((r) => r.Facebook === null)).toBe(true);
     expect(results.some((r) => r.Pinterest === null)).toBe(true);
     expect(results.some((r) => r.Pinterest === 0)).toBe(true);
+
+    // About 30 tracked URLs with weeks of history (demo-tracked.test.ts checks them).
+    expect(first.seededTracked).toBe(DEMO_TRACKED_URLS.length);
+    expect(await store.tracked.count(account.id)).toBe(DEMO_TRACKED_URLS.length);
   });
 
   it("on later starts only gets a new password, and its earlier sessions end", async () => {
@@ -106,7 +113,8 @@ describe("the demo account", () => {
     });
 
     const second = await seed("second-password-456");
-    expect(second).toMatchObject({ created: false, seededHistory: false, seededBulkJob: false });
+    expect(second).toMatchObject({ created: false, seededHistory: false, seededBulkJob: false, seededTracked: 0 });
+    expect(await store.tracked.count(before.id)).toBe(DEMO_TRACKED_URLS.length);
     const after = await demoAccount();
     expect(await argon2Verify(after.passwordHash!, "second-password-456")).toBe(true);
     expect(await argon2Verify(after.passwordHash!, "first-password-123")).toBe(false);
@@ -137,7 +145,7 @@ describe("the demo account", () => {
 
   it("prints its email, password and sign-in URL as one JSON line and one line for people", async () => {
     const lines: string[] = [];
-    const result = await startDemo(env, "http://127.0.0.1:4321", (line) => lines.push(line));
+    const result = await startDemo(env, "http://127.0.0.1:4321", { currentValues: null, log: (line) => lines.push(line) });
     expect(result).not.toBeNull();
     expect(lines).toHaveLength(2);
     expect(JSON.parse(lines[0]!)).toEqual({
@@ -154,7 +162,7 @@ describe("the demo account", () => {
 
   it("behind an https public URL, sets no password and prints none", async () => {
     const lines: string[] = [];
-    const result = await startDemo(env, "https://sharecount.example.com", (line) => lines.push(line));
+    const result = await startDemo(env, "https://sharecount.example.com", { currentValues: null, log: (line) => lines.push(line) });
     expect(result).toMatchObject({ email: DEMO_EMAIL, password: null });
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toMatchObject({ event: "demo_account", email: DEMO_EMAIL, password: null });
@@ -174,14 +182,14 @@ describe("the demo account", () => {
 describe("the demo account through the public API", () => {
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService();
+    service = await startTestService({ REFRESH_POLL_MS: "100" });
+    await seedDemoAccount({ accounts: service.accounts, store: service.runtime.store, clock: service.clock, currentValues: sandboxObservedValues });
   });
   afterAll(async () => {
     await service?.close();
   });
 
   it("has a usage report with history and a finished job the bulk endpoint answers", async () => {
-    await seedDemoAccount({ accounts: service.accounts, store: service.runtime.store, clock: service.clock });
     const account = await service.prisma.account.findUniqueOrThrow({ where: { email: DEMO_EMAIL }, include: { bulkJobs: true } });
     const key = (await service.accounts.apiKeyOf(account.id))!;
 
@@ -212,5 +220,30 @@ describe("the demo account through the public API", () => {
       Pinterest: null,
       Facebook: { total_count: null, comment_count: null, reaction_count: null, share_count: null, comment_plugin_count: null },
     });
+  });
+
+  it("has its tracked URLs listed, counted by the first refresh where their history leaves off, and their history readable", async () => {
+    const account = await service.prisma.account.findUniqueOrThrow({ where: { email: DEMO_EMAIL } });
+    const key = (await service.accounts.apiKeyOf(account.id))!;
+    type Row = { url: string; total: number | null; change_7d: number | null; networks: Record<string, { status: string }> };
+    const rows = await until(
+      "the scheduler's first refresh of every demo URL",
+      async () => ((await (await service.get(`/v2/tracked?apikey=${key}&limit=100&sort=added`)).json()) as { data: Row[] }).data,
+      (data) => data.length === DEMO_TRACKED_URLS.length && data.every((row) => row.total !== null),
+    );
+    expect(rows.map((row) => row.url).sort()).toEqual([...DEMO_TRACKED_URLS].sort());
+    // The refresh reads the sandbox's counts, which the made-up history grew to: most URLs grew over the week.
+    expect(rows.filter((row) => (row.change_7d ?? 0) > 0).length).toBeGreaterThan(DEMO_TRACKED_URLS.length / 2);
+    const url = DEMO_TRACKED_URLS[0]!;
+    const history = (await (await service.get(`/v2/history?apikey=${key}&url=${encodeURIComponent(url)}&interval=day`)).json()) as { points: unknown[] };
+    expect(history.points.length).toBeGreaterThanOrEqual(3);
+
+    // What the history grows to is what the sandbox answers (each network that answered fresh just now).
+    const answer = (await (await service.get(`/v2/counts?apikey=${key}&url=${encodeURIComponent(url)}`)).json()) as { networks: Record<string, Record<string, unknown>> };
+    const { Facebook, Pinterest, ...more } = sandboxObservedValues(url);
+    const expected: Record<string, object> = { facebook: Facebook!, pinterest: { count: Pinterest }, ...more };
+    const answered = Object.entries(answer.networks).filter(([, network]) => network.status === "ok");
+    expect(answered.length).toBeGreaterThanOrEqual(6);
+    for (const [network, values] of answered) expect(values, network).toMatchObject(expected[network]!);
   });
 });

@@ -4,6 +4,8 @@ import { newBulkId } from "./bulk/bulk-id.ts";
 import { createPrisma } from "./db/prisma.ts";
 import type { Env } from "./env.ts";
 import { DEFAULT_PLANS } from "./accounts/plans.ts";
+import { seedDemoTracked } from "./demo-tracked.ts";
+import type { ObservedValues } from "./history/observed.ts";
 import { QuotaClock } from "./quota/clock.ts";
 import { addDays } from "./quota/day.ts";
 import { KeyVault, loadServerSecret } from "./security/secrets.ts";
@@ -13,9 +15,10 @@ import { parseCountUrl } from "./urls/count-url.ts";
 
 /**
  * The demo account `npm start` seeds (SHARECOUNT_DEMO=true, the default): a business plan with a month of
- * usage history (on the plus plan for its first weeks, so the chart's quota line steps up) and one finished
- * bulk job. Its history and job are written once; every start gives it a new random password (never a
- * fixed, known one: the server may be reachable by others) and signs out its earlier sessions.
+ * usage history (on the plus plan for its first weeks, so the chart's quota line steps up), one finished
+ * bulk job, and about 30 tracked URLs with weeks of count history (demo-tracked.ts). Each is written once;
+ * every start gives it a new random password (never a fixed, known one: the server may be reachable by
+ * others) and signs out its earlier sessions.
  */
 export const DEMO_EMAIL = "demo@sharecount.local";
 export const DEMO_PLAN = "business";
@@ -72,14 +75,18 @@ export interface DemoSeed {
   /** Whether the usage history and the bulk job were written by this call (each is written only once). */
   seededHistory: boolean;
   seededBulkJob: boolean;
+  /** How many URLs this call began tracking (0 when the account tracks some already). */
+  seededTracked: number;
 }
 
 export interface DemoSeedOptions {
   /** Built on the same clock: the account's allocation starts on the same day as its history ends. */
   accounts: Accounts;
-  /** The owners of usage and bulk jobs. */
-  store: Pick<Store, "usage" | "bulk">;
+  /** The owners of usage, bulk jobs, history and tracked URLs. */
+  store: Pick<Store, "usage" | "bulk" | "history" | "tracked">;
   clock: QuotaClock;
+  /** What the networks report for a URL now, which the tracked URLs' made-up history grows to (null: none is made up). */
+  currentValues: ((url: string) => ObservedValues) | null;
   /** Only for tests: the password to set instead of a random one. */
   password?: string;
 }
@@ -180,17 +187,25 @@ export async function seedDemoAccount(options: DemoSeedOptions): Promise<DemoSee
     seededBulkJob = true;
   }
 
-  return { email: DEMO_EMAIL, password, created, seededHistory, seededBulkJob };
+  const limit = (await accounts.planOf(account.id)).trackedUrlLimit;
+  const seededTracked = await seedDemoTracked({ store, accountId: account.id, limit, now, currentValues: options.currentValues });
+
+  return { email: DEMO_EMAIL, password, created, seededHistory, seededBulkJob, seededTracked };
 }
 
 /**
  * `npm start`'s demo account: seeds it and prints how to sign in (one JSON line for machines, one for people).
  * Behind an https public URL (a real deployment, whose logs others may read) no password is printed: the
- * account is seeded without one. A failure is reported and does not stop the server.
+ * account is seeded without one. A failure is reported and does not stop the server. `currentValues`: see
+ * DemoSeedOptions (the sandbox's counts, from the caller: lib knows no network).
  */
-export async function startDemo(env: Env, baseUrl: string, log: (line: string) => void = console.log): Promise<(Omit<DemoSeed, "password"> & { password: string | null }) | null> {
+export async function startDemo(
+  env: Env,
+  baseUrl: string,
+  { currentValues, log = console.log }: { currentValues: DemoSeedOptions["currentValues"]; log?: (line: string) => void },
+): Promise<(Omit<DemoSeed, "password"> & { password: string | null }) | null> {
   try {
-    const seed = await withAccounts(env, (options) => seedDemoAccount(options));
+    const seed = await withAccounts(env, (options) => seedDemoAccount({ ...options, currentValues }));
     const url = `${baseUrl}/sign-in`;
     if (baseUrl.startsWith("https:")) {
       await disableDemo(env, () => {});
@@ -223,7 +238,7 @@ export async function disableDemo(env: Env, log: (line: string) => void = consol
 }
 
 /** The accounts of `npm start`'s database, with its key vault, for the time `use` takes. */
-async function withAccounts<T>(env: Env, use: (options: DemoSeedOptions) => Promise<T>): Promise<T> {
+async function withAccounts<T>(env: Env, use: (options: Omit<DemoSeedOptions, "currentValues">) => Promise<T>): Promise<T> {
   const prisma = createPrisma(env.DATABASE_URL);
   const store = openStore(env.DATABASE_URL);
   try {

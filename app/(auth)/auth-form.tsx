@@ -1,9 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState } from "react";
+import { useActionState, useEffect, useRef } from "react";
 import type { AuthFormState } from "./actions";
-import { MIN_PASSWORD_LENGTH } from "@/lib/accounts/password-rule";
+import { PASSWORD_HINT } from "@/lib/accounts/password-limits";
 
 interface Props {
   mode: "sign-in" | "sign-up";
@@ -12,9 +12,25 @@ interface Props {
   next?: string;
 }
 
+const inputClass = (invalid: boolean) =>
+  `mt-1 w-full rounded-md border px-3 py-2 ${invalid ? "border-red-600" : "border-slate-300"}`;
+
+/**
+ * The sign-in and sign-up form. A refusal keeps the email (the server sends it back, so it works without
+ * scripts too) and shows each reason at its field; the password is never sent back, so it is typed again.
+ */
 export function AuthForm({ mode, action, next }: Props) {
   const [state, formAction, pending] = useActionState(action, {});
   const signIn = mode === "sign-in";
+  const errors = state.errors ?? {};
+  const email = useRef<HTMLInputElement>(null);
+  const password = useRef<HTMLInputElement>(null);
+  // After a refusal, the first field to fix takes the focus (its reason is read with it).
+  useEffect(() => {
+    if (state.errors?.email) email.current?.focus();
+    else if (state.errors?.password) password.current?.focus();
+  }, [state]);
+  const describedBy = (...ids: (string | false)[]) => ids.filter(Boolean).join(" ") || undefined;
   return (
     <form action={formAction} className="space-y-4" noValidate>
       {next && <input type="hidden" name="next" value={next} />}
@@ -23,38 +39,44 @@ export function AuthForm({ mode, action, next }: Props) {
           Email
         </label>
         <input
+          ref={email}
           id="email"
           name="email"
           type="email"
           autoComplete="email"
           required
           defaultValue={state.email}
-          className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={describedBy(!!errors.email && "email-error")}
+          className={inputClass(!!errors.email)}
         />
+        {errors.email && <FieldError id="email-error">{errors.email}</FieldError>}
       </div>
       <div>
         <label htmlFor="password" className="block text-sm font-medium">
           Password
         </label>
         <input
+          ref={password}
           id="password"
           name="password"
           type="password"
           autoComplete={signIn ? "current-password" : "new-password"}
           required
-          minLength={signIn ? undefined : MIN_PASSWORD_LENGTH}
-          aria-describedby={signIn ? undefined : "password-hint"}
-          className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+          aria-invalid={errors.password ? true : undefined}
+          aria-describedby={describedBy(!!errors.password && "password-error", !signIn && "password-hint")}
+          className={inputClass(!!errors.password)}
         />
+        {errors.password && <FieldError id="password-error">{errors.password}</FieldError>}
         {!signIn && (
-          <p id="password-hint" className="mt-1 text-xs text-slate-500">
-            At least {MIN_PASSWORD_LENGTH} characters, and not your email address.
+          <p id="password-hint" className="mt-1 text-xs text-slate-600">
+            {PASSWORD_HINT}
           </p>
         )}
       </div>
-      {state.error && (
+      {errors.form && (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          {state.error}
+          {errors.form}
         </p>
       )}
       <button
@@ -76,5 +98,14 @@ export function AuthForm({ mode, action, next }: Props) {
         )}
       </p>
     </form>
+  );
+}
+
+/** A field's reason for a refusal: announced when it appears, and named by the field's aria-describedby. */
+function FieldError({ id, children }: { id: string; children: string }) {
+  return (
+    <p id={id} role="alert" className="mt-1 text-sm text-red-700">
+      {children}
+    </p>
   );
 }

@@ -69,19 +69,33 @@ export interface Parameter {
   values: string[];
 }
 
+/** An example request body, in the first content type the operation lists that curl examples can send. */
+export interface ExampleBody {
+  type: "application/json" | "text/plain";
+  value: unknown;
+}
+
 export interface Operation {
+  /** Its anchor on the page: `get-v1-0-bulk`. */
   id: string;
   method: string;
   path: string;
   group: string;
   summary: string;
   parameters: Parameter[];
-  /** An example JSON body, when the operation takes one. */
-  body: unknown;
+  body: ExampleBody | undefined;
   responses: { status: string; description: string }[];
 }
 
 const METHODS = ["get", "post", "put", "delete"] as const;
+const BODY_TYPES = new Set<string>(["application/json", "text/plain"]);
+
+/** A readable, unique anchor: `get-v1-0`, `post-v2-tracked`, `get-v2-history-csv`. */
+export const anchorOf = (method: string, path: string) =>
+  `${method}-${path}`
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
 
 /** Follows a `#/components/schemas/X` reference. */
 function resolve(schema: JsonSchema | undefined, components: Record<string, JsonSchema>): JsonSchema | undefined {
@@ -125,9 +139,9 @@ export function operationsOf(document: z.infer<typeof openApiSchema>): Operation
       const parsed = operationSchema.safeParse(methods[method]);
       if (!parsed.success) continue;
       const op = parsed.data;
-      const content = op.requestBody?.content["application/json"];
+      const [type, content] = Object.entries(op.requestBody?.content ?? {}).find(([type]) => BODY_TYPES.has(type)) ?? [];
       operations.push({
-        id: `${method}-${path}`.replace(/[^\w-]+/g, "-"),
+        id: anchorOf(method, path),
         method: method.toUpperCase(),
         path,
         group: op.tags?.[0] ?? "other",
@@ -142,7 +156,7 @@ export function operationsOf(document: z.infer<typeof openApiSchema>): Operation
             values: (schema?.enum ?? []).map(String),
           };
         }),
-        body: content ? exampleOf(content.schema, components) : undefined,
+        body: content ? { type: type as ExampleBody["type"], value: exampleOf(content.schema, components) } : undefined,
         responses: Object.entries(op.responses).map(([status, r]) => ({ status, description: String(r.description) })),
       });
     }
@@ -152,7 +166,16 @@ export function operationsOf(document: z.infer<typeof openApiSchema>): Operation
 
 const QUERY_EXAMPLES: Record<string, string> = { url: "https://example.com/post", bulk_id: "BULK_ID", from: "2026-01-01", to: "2026-01-31" };
 
-/** A curl command for the operation: its required query parameters, the key in the query, its JSON body. */
+/** A value as one shell word (single quotes; a quote inside closes, escapes and reopens them). */
+const shellWord = (value: string) => `'${value.replace(/'/g, "'\\''")}'`;
+
+/** Continues a shell command on the next line, indented: the body's options read one per line. */
+const NEXT_LINE = " \\\n  ";
+
+/**
+ * A curl command for the operation: its required query parameters, the key in the query, and its body: JSON
+ * as `-d`, plain lines piped in from printf (one argument per line: runnable in any POSIX shell).
+ */
 export function curlExample(operation: Operation, origin: string, apiKey: string): string {
   const query = new URLSearchParams();
   for (const p of operation.parameters) {
@@ -162,7 +185,20 @@ export function curlExample(operation: Operation, origin: string, apiKey: string
   query.set("apikey", apiKey);
   const path = operation.path.replace("{id}", "IMPORT_ID");
   const method = operation.method === "GET" ? "" : ` -X ${operation.method}`;
-  const body =
-    operation.body === undefined ? "" : ` -H "Content-Type: application/json" -d '${JSON.stringify(operation.body).replace(/'/g, "'\\''")}'`;
-  return `curl${method} "${origin}${path}?${query.toString().replace(/%2F/g, "/").replace(/%3A/g, ":")}"${body}`;
+  const curl = `curl${method} "${origin}${path}?${query.toString().replace(/%2F/g, "/").replace(/%3A/g, ":")}"`;
+  const body = operation.body;
+  if (!body) return curl;
+  if (body.type === "text/plain") {
+    const lines = String(body.value).split("\n").map(shellWord).join(" ");
+    return `printf '%s\\n' ${lines} |${NEXT_LINE}${curl}${NEXT_LINE}-H "Content-Type: text/plain"${NEXT_LINE}--data-binary @-`;
+  }
+  return `${curl}${NEXT_LINE}-H "Content-Type: application/json"${NEXT_LINE}-d ${shellWord(JSON.stringify(body.value))}`;
+}
+
+/** Whether the operation matches every word of the search: in its method, path, summary or parameters' names. */
+export function matchesSearch(operation: Operation, search: string): boolean {
+  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const text = [operation.method, operation.path, operation.group, operation.summary, ...operation.parameters.map((p) => p.name)].join(" ").toLowerCase();
+  return words.every((word) => text.includes(word));
 }

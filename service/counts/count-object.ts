@@ -16,7 +16,7 @@ export const FACEBOOK_NOT_REPORTED = {
  * v1.0 keeps the dead networks' keys as null because clients read them unchecked.
  */
 export function countObject(counts: StoredCounts, version: ApiVersion) {
-  // Exactly the interface's five fields (the engagement without og_object): typed clients (Go structs) decode it strictly.
+  // Exactly the interface's five integers, never og_object: PHP clients break on an object that comes and goes (README).
   const facebook = counts.Facebook ? engagementOf(counts.Facebook) : FACEBOOK_NOT_REPORTED;
   if (version === "1.1") return { Pinterest: counts.Pinterest, Facebook: facebook };
   return {

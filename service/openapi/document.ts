@@ -1,19 +1,10 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { countsAnswerSchema, networksAnswerSchema, bulkAnswerSchema, bulkBodySchema, bulkQuerySchema, bulkSubmittedSchema, countsQuerySchema, errorSchema, historyAnswerSchema, historyQuerySchema } from "../../lib/v2/schemas.ts";
+import { countsAnswerSchema, networksAnswerSchema, bulkAnswerSchema, bulkBodySchema, bulkQuerySchema, bulkSubmittedSchema, countsQuerySchema, historyAnswerSchema, historyQuerySchema } from "../../lib/v2/schemas.ts";
 import { importAnswerSchema, importQueuedSchema, trackAnswerSchema, trackBodySchema, trackedListAnswerSchema, trackedListQuerySchema, untrackQuerySchema, aliasesBodySchema, aliasesAnswerSchema, trackedUrlAnswerSchema, trackedStatusSchema } from "../../lib/v2/tracked-schemas.ts";
 import { MAX_USAGE_RANGE_DAYS, REFUSED_DESCRIPTION, usageAnswerV2Schema, usageQuerySchema } from "../../lib/v2/usage-schemas.ts";
-import {
-  bulkResultSchema,
-  bulkSubmitAnswerSchema,
-  quotaAnswerSchema,
-  statusAnswerSchema,
-  usageAnswerSchema,
-  v10CountSchema,
-  v11CountSchema,
-  v1CountQuerySchema,
-  whitelistAnswerSchema,
-} from "./v1-schemas.ts";
+import { registerV1 } from "./v1-paths.ts";
+import { JSON_BODY, KEY_REFUSED, NOT_WHITELISTED, QUOTA_USED_UP, refusals, UNAVAILABLE, V2_BAD_QUERY } from "./refusals.ts";
 
 /**
  * The OpenAPI 3.1 document of v1.0, v1.1 and v2, generated from the zod schemas the routes validate with
@@ -21,64 +12,18 @@ import {
  */
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
-const errors = {
-  400: json(errorSchema, "A parameter or the body is not valid"),
-  401: json(errorSchema, "The API key is missing or not valid"),
-  403: json(errorSchema, "The plan or the quota does not allow this"),
-  503: json(errorSchema, "The service's database (or Redis) cannot answer right now"),
-};
 const keyQuery = z.object({ apikey: z.string().meta({ description: "Your API key" }) });
+/** Every v2 route's refusals of the request itself; each adds its own. */
+const v2Refusals = (own: { 400?: string; 403?: string; 404?: string; 413?: string; 415?: string; 429?: string } = {}) =>
+  refusals({ ...own, 400: own[400] ? `${V2_BAD_QUERY}; ${own[400]}` : V2_BAD_QUERY, 401: KEY_REFUSED, 503: UNAVAILABLE });
 
 function register(registry: OpenAPIRegistry) {
-  const path = (config: RouteConfig) => registry.registerPath({ ...config, responses: { ...errors, ...config.responses } });
+  const path = (config: RouteConfig) => registry.registerPath(config);
   registry.registerComponent("securitySchemes", "apikey", { type: "apiKey", in: "query", name: "apikey" });
   registry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   const v2Security: Record<string, string[]>[] = [{ apikey: [] }, { bearer: [] }];
 
-  for (const [version, schema] of [
-    ["1.0", v10CountSchema],
-    ["1.1", v11CountSchema],
-  ] as const) {
-    const tags = [`v${version}`];
-    path({
-      method: "get",
-      path: `/v${version}/`,
-      tags,
-      summary: "Share counts of one URL (one query of the daily quota)",
-      request: { query: v1CountQuerySchema },
-      responses: { 200: json(schema, "The count object (JSON, or JSONP with callback)") },
-    });
-    path({
-      method: "post",
-      path: `/v${version}/bulk`,
-      tags,
-      summary: "Submit a bulk job: one URL per line in `urls` (form, multipart, text or JSON)",
-      request: { query: keyQuery.partial() },
-      responses: { 200: json(bulkSubmitAnswerSchema, "The job was queued") },
-    });
-    path({
-      method: "get",
-      path: `/v${version}/bulk`,
-      tags,
-      summary: "A bulk job's progress and results",
-      request: { query: keyQuery.extend({ bulk_id: z.string() }) },
-      responses: { 200: json(bulkResultSchema, "The job") },
-    });
-    for (const [route, answer, summary] of [
-      ["quota", quotaAnswerSchema, "Today's quota"],
-      ["usage", usageAnswerSchema, "Queries per day"],
-      ["domain_whitelist", whitelistAnswerSchema, "The domain whitelist"],
-    ] as const) {
-      path({ method: "get", path: `/v${version}/${route}`, tags, summary, request: { query: keyQuery }, responses: { 200: json(answer, summary) } });
-    }
-    path({
-      method: "get",
-      path: `/v${version}/status`,
-      tags,
-      summary: "Whether the service is up (no key)",
-      responses: { 200: json(statusAnswerSchema, "Up"), 503: { description: "Down (no body)" } },
-    });
-  }
+  registerV1(path);
 
   const tags = ["v2"];
   path({
@@ -88,7 +33,10 @@ function register(registry: OpenAPIRegistry) {
     security: v2Security,
     summary: "Share counts of one URL with each network's status (one query of the daily quota)",
     request: { query: countsQuerySchema },
-    responses: { 200: json(countsAnswerSchema, "The counts") },
+    responses: {
+      200: json(countsAnswerSchema, "The counts"),
+      ...v2Refusals({ 400: "`invalid_url`", 403: `${QUOTA_USED_UP}; ${NOT_WHITELISTED}` }),
+    },
   });
   path({
     method: "post",
@@ -98,14 +46,12 @@ function register(registry: OpenAPIRegistry) {
     summary: "Queue a bulk job that asks only the networks named (each URL is one query of the daily quota, paid when counted)",
     request: { query: keyQuery.partial(), body: { content: { "application/json": { schema: bulkBodySchema } } } },
     responses: {
-      200: json(bulkSubmittedSchema, "The job was queued: poll GET /v2/bulk"),
-      403: json(errorSchema, "bulk_not_allowed: the plan has no bulk jobs"),
-      400: json(
-        errorSchema,
-        "bulk_limit_exceeded: more URLs than the plan's batch limit; no_valid_urls: none of the URLs can be counted; invalid_body: the body does not fit BulkRequest (a name too long, or with control characters, included)",
-      ),
-      413: json(errorSchema, "body_too_large: the body is over 4 MiB"),
-      415: json(errorSchema, "invalid_body: the body is not sent as application/json"),
+      200: json(bulkSubmittedSchema, "The job was queued: poll `GET /v2/bulk`"),
+      ...v2Refusals({
+        400: "`invalid_body`: not JSON, or not this shape (a name too long, or with control characters, included); `bulk_limit_exceeded`: more URLs than the plan's batch limit; `no_valid_urls`: none of the URLs can be counted",
+        403: `\`bulk_not_allowed\`: the plan has no bulk jobs; ${NOT_WHITELISTED}; ${QUOTA_USED_UP}`,
+        ...JSON_BODY,
+      }),
     },
   });
   path({
@@ -115,7 +61,10 @@ function register(registry: OpenAPIRegistry) {
     security: v2Security,
     summary: "A bulk job's progress, its name and the quota it spent, and each URL's networks once it completes",
     request: { query: bulkQuerySchema },
-    responses: { 200: json(bulkAnswerSchema, "The job"), 404: json(errorSchema, "bulk_not_found: no such job of this account (or past retention)") },
+    responses: {
+      200: json(bulkAnswerSchema, "The job"),
+      ...v2Refusals({ 400: "`missing_bulk_id`", 404: "`bulk_not_found`: no such job of this account (or past retention)" }),
+    },
   });
   path({
     method: "get",
@@ -125,20 +74,24 @@ function register(registry: OpenAPIRegistry) {
     summary: "Every network's state, last success, errors and calls in the last hour, and budget (no quota is spent)",
     description: "What to look at when counts are null or stale. State is shared by every process of the service.",
     request: { query: keyQuery.partial() },
-    responses: { 200: json(networksAnswerSchema, "One entry per network, enabled or not") },
+    responses: { 200: json(networksAnswerSchema, "One entry per network, enabled or not"), ...v2Refusals() },
   });
   path({
     method: "post",
     path: "/v2/tracked",
     tags,
     security: v2Security,
-    summary: "Track URLs: refreshed on a schedule, with history (all or none within the plan's limit)",
+    summary: "Track URLs (each new one is one query of the daily quota): refreshed on a schedule, with history. All or none within the plan's free slots and the quota left, unless `on_limit` is `add_what_fits`; or import a `sitemap` or `feed`",
     request: { query: keyQuery.partial(), body: { content: { "application/json": { schema: trackBodySchema } } } },
     responses: {
       200: json(trackAnswerSchema, "What was added"),
-      202: json(importQueuedSchema, "The sitemap or feed import was queued: follow it at /v2/imports/{id}"),
-      429: json(errorSchema, "import_limit_exceeded: 5 imports wait or run at once, 20 feeds per account"),
-      403: json(errorSchema, "tracked_limit_exceeded: nothing was added"),
+      202: json(importQueuedSchema, "The sitemap or feed import was queued: follow it at `/v2/imports/{id}`"),
+      ...v2Refusals({
+        400: "`invalid_body`: not JSON, or not this shape; `invalid_url`: the sitemap or feed is not an http(s) URL",
+        403: `\`tracked_limit_exceeded\`: more new URLs than the plan's free slots; ${QUOTA_USED_UP}; ${NOT_WHITELISTED} (nothing was added)`,
+        ...JSON_BODY,
+        429: "`import_limit_exceeded`: 5 imports wait or run at once, 20 feeds per account",
+      }),
     },
   });
   path({
@@ -148,7 +101,7 @@ function register(registry: OpenAPIRegistry) {
     security: v2Security,
     summary: "How many URLs the account tracks of its plan's limit, and whether refreshes run late",
     request: { query: keyQuery.partial() },
-    responses: { 200: json(trackedStatusSchema, "The status") },
+    responses: { 200: json(trackedStatusSchema, "The status"), ...v2Refusals() },
   });
   path({
     method: "get",
@@ -157,7 +110,10 @@ function register(registry: OpenAPIRegistry) {
     security: v2Security,
     summary: "One tracked URL: its counts, aliases, and each counted form's latest counts (the variants breakdown)",
     request: { query: untrackQuerySchema },
-    responses: { 200: json(trackedUrlAnswerSchema, "The tracked URL"), 404: json(errorSchema, "The account does not track this URL") },
+    responses: {
+      200: json(trackedUrlAnswerSchema, "The tracked URL"),
+      ...v2Refusals({ 400: "`invalid_url`", 404: "`tracked_url_not_found`: the account does not track this URL" }),
+    },
   });
   path({
     method: "put",
@@ -166,7 +122,15 @@ function register(registry: OpenAPIRegistry) {
     security: v2Security,
     summary: "Replace a tracked URL's aliases (its older addresses, counted with it)",
     request: { query: keyQuery.partial(), body: { content: { "application/json": { schema: aliasesBodySchema } } } },
-    responses: { 200: json(aliasesAnswerSchema, "The aliases, normalized"), 404: json(errorSchema, "The account does not track this URL") },
+    responses: {
+      200: json(aliasesAnswerSchema, "The aliases, normalized"),
+      ...v2Refusals({
+        400: "`invalid_body`; `invalid_url`: an alias is not a countable URL; more than 10 aliases",
+        403: `${QUOTA_USED_UP} (each new alias is one query); ${NOT_WHITELISTED}`,
+        404: "`tracked_url_not_found`: the account does not track this URL",
+        ...JSON_BODY,
+      }),
+    },
   });
   path({
     method: "get",
@@ -175,7 +139,7 @@ function register(registry: OpenAPIRegistry) {
     security: v2Security,
     summary: "A sitemap or feed import's progress",
     request: { params: z.object({ id: z.string() }), query: keyQuery.partial() },
-    responses: { 200: json(importAnswerSchema, "The import"), 404: json(errorSchema, "No such import for this key") },
+    responses: { 200: json(importAnswerSchema, "The import"), ...v2Refusals({ 404: "`import_not_found`: no such import of this key" }) },
   });
   path({
     method: "delete",
@@ -184,7 +148,7 @@ function register(registry: OpenAPIRegistry) {
     security: v2Security,
     summary: "Cancel a queued import, or stop reading a feed daily",
     request: { params: z.object({ id: z.string() }), query: keyQuery.partial() },
-    responses: { 204: { description: "Cancelled" }, 404: json(errorSchema, "No such import for this key") },
+    responses: { 204: { description: "Cancelled" }, ...v2Refusals({ 404: "`import_not_found`: no such import of this key" }) },
   });
   path({
     method: "get",
@@ -193,7 +157,7 @@ function register(registry: OpenAPIRegistry) {
     security: v2Security,
     summary: "The account's tracked URLs, sorted, a page at a time (cursor)",
     request: { query: trackedListQuerySchema },
-    responses: { 200: json(trackedListAnswerSchema, "A page") },
+    responses: { 200: json(trackedListAnswerSchema, "A page"), ...v2Refusals() },
   });
   path({
     method: "delete",
@@ -202,7 +166,10 @@ function register(registry: OpenAPIRegistry) {
     security: v2Security,
     summary: "Stop tracking a URL",
     request: { query: untrackQuerySchema },
-    responses: { 204: { description: "No longer tracked" }, 404: json(errorSchema, "The account does not track this URL") },
+    responses: {
+      204: { description: "No longer tracked" },
+      ...v2Refusals({ 400: "`invalid_url`", 404: "`tracked_url_not_found`: the account does not track this URL" }),
+    },
   });
   path({
     method: "get",
@@ -211,7 +178,10 @@ function register(registry: OpenAPIRegistry) {
     security: v2Security,
     summary: "A URL's count history (URLs the account tracks or has queried)",
     request: { query: historyQuerySchema },
-    responses: { 200: json(historyAnswerSchema, "The points"), 404: json(errorSchema, "No history for this URL on this account") },
+    responses: {
+      200: json(historyAnswerSchema, "The points"),
+      ...v2Refusals({ 400: "`invalid_url`", 403: NOT_WHITELISTED, 404: "`not_found`: the account neither tracks nor has queried this URL" }),
+    },
   });
   path({
     method: "get",
@@ -223,7 +193,7 @@ function register(registry: OpenAPIRegistry) {
       `Every day from \`from\` to \`to\` (at most ${MAX_USAGE_RANGE_DAYS} days; by default the last 30 up to today in QUOTA_TIMEZONE), oldest first, ` +
       `zeros included. Refused: ${REFUSED_DESCRIPTION} A bad date, from after to, or a longer range is a 400 invalid_parameter.`,
     request: { query: usageQuerySchema },
-    responses: { 200: json(usageAnswerV2Schema, "The days") },
+    responses: { 200: json(usageAnswerV2Schema, "The days"), ...v2Refusals({ 400: "`invalid_parameter`: a bad date, `from` after `to`, or a longer range" }) },
   });
   path({
     method: "get",
@@ -232,7 +202,10 @@ function register(registry: OpenAPIRegistry) {
     security: v2Security,
     summary: "The same history as CSV",
     request: { query: historyQuerySchema },
-    responses: { 200: { description: "CSV: url, t, then each network's numbers (empty: not reported), named after the URL's host and path (example.com_post-1_history.csv)", content: { "text/csv": { schema: z.string() } } } },
+    responses: {
+      200: { description: "CSV: `url`, `t`, then each network's numbers (empty: not reported), named after the URL's host and path (`example.com_post-1_history.csv`)", content: { "text/csv": { schema: z.string() } } },
+      ...v2Refusals({ 400: "`invalid_url`", 403: NOT_WHITELISTED, 404: "`not_found`: the account neither tracks nor has queried this URL" }),
+    },
   });
 }
 

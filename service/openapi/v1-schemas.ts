@@ -37,19 +37,23 @@ export const v1CountQuerySchema = z.object({
   url: z.string().meta({ description: "The URL to count, percent-encoded" }),
   apikey: z.string().meta({ description: "Your API key" }),
   callback: z.string().optional().meta({ description: "JSONP: the answer is `/**/ callback(…);`" }),
-  custom_ttl: z.string().regex(/^\d+$/).optional().meta({ description: "Dedicated plan: seconds a cached answer may be old (0: fetch fresh)" }),
+  custom_ttl: z.string().regex(/^\d+$/).optional().meta({ description: "Dedicated plan: how old (0 to 3600 seconds) a cached answer may be; 0 fetches fresh" }),
 });
 
 export const bulkSubmitAnswerSchema = z.object({ count: count, bulk_id: z.string() }).meta({ id: "BulkSubmitted" });
 
 export const bulkResultSchema = z
   .object({
-    bulk_id: z.string(),
-    completed: z.boolean(),
-    urls_completed: count,
-    urls_queued: count,
-    paused_until: z.string().optional(),
-    data: z.record(z.string(), z.unknown()).meta({ description: "The count object of each URL answered so far, by URL" }),
+    data: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()).max(0)]).meta({
+      description: "The count object of each URL, by URL as submitted; an empty array until the job completes (unless force=1)",
+    }),
+    _meta: z.object({
+      urls_completed: count,
+      urls_queued: count,
+      completed: z.boolean(),
+      bulk_id: z.string(),
+      paused_until: z.string().optional().meta({ description: "The account's daily quota is used up: the job waits until then" }),
+    }),
   })
   .meta({ id: "BulkResult" });
 
@@ -63,7 +67,9 @@ export const quotaAnswerSchema = z
   })
   .meta({ id: "Quota" });
 
-export const usageAnswerSchema = z.object({ data: z.unknown() }).loose().meta({ id: "Usage" });
+export const usageAnswerSchema = z
+  .record(z.string(), z.object({ date: z.string(), queries: count, quota: count }))
+  .meta({ id: "Usage", description: "Every day of the last 90, oldest first, keyed by its date" });
 
 export const whitelistAnswerSchema = z
   .object({ domains: z.array(z.string()), whitelist_domains_enabled: z.boolean() })

@@ -61,6 +61,7 @@ describe("admin CLI on a fresh database", { timeout: 60_000 }, () => {
     // The sign-up password rule holds here too.
     expect(await fails(db, "account:create", "--email", "weak@example.com", "--plan", "free", "--password", "short")).toMatch(/--password: Use at least 10/);
     expect(await fails(db, "account:create", "--email", "john.smith@example.com", "--plan", "free", "--password", "JohnSmith2026!")).toMatch(/not contain your email/);
+    expect(await fails(db, "account:create", "--email", "weak@example.com", "--plan", "free", "--password", "password12")).toMatch(/most common passwords/);
     // Control characters and over-long addresses are not email addresses either.
     expect(await fails(db, "account:create", "--email", "tab\there@example.com", "--plan", "free")).toMatch(/not an email address/i);
     expect(await fails(db, "account:create", "--email", `${"a".repeat(250)}@example.com`, "--plan", "free")).toMatch(/not an email address/i);

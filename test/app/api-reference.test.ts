@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { curlExample, openApiSchema, operationsOf } from "../../dashboard/client/api-reference.ts";
+import { curlExample, matchesSearch, openApiSchema, operationsOf } from "../../dashboard/client/api-reference.ts";
 import { openApiDocument } from "../../service/openapi/document.ts";
 
 /** The dashboard's API reference, read from the document the API generates. */
@@ -18,9 +18,38 @@ describe("the API reference model", () => {
   it("builds runnable curl examples from the schemas, with the key given", () => {
     expect(curlExample(find("GET", "/v2/counts"), "https://sc.example", "K")).toBe('curl "https://sc.example/v2/counts?url=https://example.com/post&apikey=K"');
     expect(curlExample(find("POST", "/v2/tracked"), "https://sc.example", "K")).toBe(
-      `curl -X POST "https://sc.example/v2/tracked?apikey=K" -H "Content-Type: application/json" -d '{"urls":["https://example.com/post"]}'`,
+      `curl -X POST "https://sc.example/v2/tracked?apikey=K" \\\n  -H "Content-Type: application/json" \\\n  -d '{"urls":["https://example.com/post"]}'`,
     );
     expect(curlExample(find("GET", "/v1.1/"), "https://sc.example", "K")).toBe('curl "https://sc.example/v1.1/?url=https://example.com/post&apikey=K"');
     expect(curlExample(find("GET", "/v2/imports/{id}"), "https://sc.example", "K")).toBe('curl "https://sc.example/v2/imports/IMPORT_ID?apikey=K"');
+  });
+
+  it("gives v1's bulk submission a body of URL lines, as its clients send it", () => {
+    for (const version of ["v1.0", "v1.1"]) {
+      expect(curlExample(find("POST", `/${version}/bulk`), "https://sc.example", "K")).toBe(
+        [
+          `printf '%s\\n' 'https://example.com/post' 'https://example.org/news' | \\`,
+          `  curl -X POST "https://sc.example/${version}/bulk?apikey=K" \\`,
+          `  -H "Content-Type: text/plain" \\`,
+          "  --data-binary @-",
+        ].join("\n"),
+      );
+    }
+  });
+
+  it("gives each operation its own readable anchor", () => {
+    expect(find("GET", "/v1.0/").id).toBe("get-v1-0");
+    expect(find("GET", "/v2/history.csv").id).toBe("get-v2-history-csv");
+    expect(find("GET", "/v2/imports/{id}").id).toBe("get-v2-imports-id");
+    expect(new Set(operations.map((op) => op.id)).size).toBe(operations.length);
+  });
+
+  it("searches every word in the method, path, summary and parameter names", () => {
+    const matching = (search: string) => operations.filter((op) => matchesSearch(op, search)).map((op) => `${op.method} ${op.path}`);
+    expect(matching("")).toHaveLength(operations.length);
+    expect(matching("post bulk")).toEqual(["POST /v1.0/bulk", "POST /v1.1/bulk", "POST /v2/bulk"]);
+    expect(matching("History CSV")).toEqual(["GET /v2/history.csv"]);
+    expect(matching("custom_ttl")).toEqual(["GET /v1.0/", "GET /v1.1/"]);
+    expect(matching("no such endpoint")).toEqual([]);
   });
 });

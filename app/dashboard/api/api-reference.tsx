@@ -1,118 +1,111 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
-import { curlExample, type Operation } from "@/dashboard/client/api-reference";
-import { copyText } from "@/dashboard/client/clipboard";
+import { curlExample, matchesSearch, type Operation } from "@/dashboard/client/api-reference";
 import { useRevealedKey } from "@/dashboard/client/hooks/use-api-key";
+import { METHOD_COLOR, OperationCard } from "./operation-card";
 
 const PLACEHOLDER = "YOUR_KEY";
-const METHOD_COLOR: Record<string, string> = {
-  GET: "bg-sky-100 text-sky-800",
-  POST: "bg-emerald-100 text-emerald-800",
-  PUT: "bg-amber-100 text-amber-800",
-  DELETE: "bg-red-100 text-red-800",
-};
 
+/**
+ * The reference: a sidebar listing every endpoint (sticky beside the list on wide screens, folded behind a
+ * button on phones), a search that narrows both, and one card per endpoint with its own anchor.
+ */
 export function ApiReference({ operations }: { operations: Operation[] }) {
   const key = useRevealedKey();
   // The examples name the address the reader reaches the API at: known only in the browser.
   const [origin, setOrigin] = useState("https://your-sharecount");
   useEffect(() => setOrigin(window.location.origin), []);
-  const groups = [...new Set(operations.map((op) => op.group))];
+  const [search, setSearch] = useState("");
+  const [menuOpen, setMenuOpen] = useState(false);
+  const searchId = useId();
+  const shown = operations.filter((op) => matchesSearch(op, search));
+  const groups = [...new Set(operations.map((op) => op.group))].map((group) => ({ group, operations: shown.filter((op) => op.group === group) }));
   const apiKey = key.revealed ?? PLACEHOLDER;
   return (
-    <div className="space-y-6">
-      <div className="flex flex-wrap items-center gap-3">
-        <Button onClick={() => void key.toggle()} disabled={key.busy} data-testid="reference-reveal">
-          {key.revealed ? "Hide my key in the examples" : "Use my key in the examples"}
-        </Button>
-        {key.notice && <span className="text-sm text-slate-600">{key.notice}</span>}
-      </div>
-      <nav aria-label="API versions" className="flex flex-wrap gap-2 text-sm">
-        {groups.map((group) => (
-          <a key={group} href={`#${group}`} className="rounded-md border border-slate-200 px-3 py-1 hover:bg-slate-50">
-            {group}
-          </a>
-        ))}
-      </nav>
-      {groups.map((group) => (
-        <section key={group} id={group} className="space-y-3" aria-labelledby={`${group}-title`}>
-          <h2 id={`${group}-title`} className="text-lg font-semibold">
-            {group}
-          </h2>
-          {operations
-            .filter((op) => op.group === group)
-            .map((op) => (
-              <OperationCard key={op.id} operation={op} example={curlExample(op, origin, apiKey)} />
-            ))}
-        </section>
-      ))}
-    </div>
-  );
-}
-
-function OperationCard({ operation, example }: { operation: Operation; example: string }) {
-  const [notice, setNotice] = useState("");
-  return (
-    <Card
-      title={
-        <span className="flex flex-wrap items-center gap-2">
-          <span className={`rounded px-2 py-0.5 font-mono text-xs font-semibold ${METHOD_COLOR[operation.method] ?? ""}`}>{operation.method}</span>
-          <code className="break-all text-sm">{operation.path}</code>
-        </span>
-      }
-    >
-      <p className="text-sm text-slate-700">{operation.summary}</p>
-      {operation.parameters.length > 0 && (
-        <div className="mt-3 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead className="text-xs uppercase text-slate-500">
-              <tr>
-                <th className="py-1 pr-3 font-medium">Parameter</th>
-                <th className="py-1 pr-3 font-medium">In</th>
-                <th className="py-1 font-medium">Meaning</th>
-              </tr>
-            </thead>
-            <tbody>
-              {operation.parameters.map((p) => (
-                <tr key={`${p.in}-${p.name}`} className="border-t border-slate-100 align-top">
-                  <td className="py-1 pr-3 font-mono text-xs">
-                    {p.name}
-                    {p.required && <span className="text-red-700"> *</span>}
-                  </td>
-                  <td className="py-1 pr-3 text-slate-500">{p.in}</td>
-                  <td className="py-1 text-slate-700">
-                    {p.description}
-                    {p.values.length > 0 && <span className="block font-mono text-xs text-slate-500">{p.values.join(" | ")}</span>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+    <div className="lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-8">
+      <aside className="mb-6 space-y-3 lg:sticky lg:top-4 lg:mb-0 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto">
+        <div>
+          <label htmlFor={searchId} className="block text-sm font-medium">
+            Search endpoints
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            placeholder="bulk, history, quota…"
+            className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+            data-testid="reference-search"
+          />
+          <p className="mt-1 text-xs text-slate-600" aria-live="polite" data-testid="reference-count">
+            {shown.length === operations.length ? `${operations.length} endpoints` : `${shown.length} of ${operations.length} endpoints`}
+          </p>
         </div>
-      )}
-      <div className="mt-3 flex items-start gap-2">
-        <pre className="min-w-0 flex-1 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100" data-testid="reference-example">
-          {example}
-        </pre>
-        <Button onClick={async () => setNotice(await copyText(Promise.resolve(example), "Copied"))} aria-label={`Copy the ${operation.method} ${operation.path} example`}>
-          Copy
-        </Button>
+        <button
+          type="button"
+          className="w-full rounded-md border border-slate-300 px-3 py-2 text-left text-sm font-medium lg:hidden"
+          aria-expanded={menuOpen}
+          aria-controls="endpoint-list"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          {menuOpen ? "Hide the endpoint list" : "Show the endpoint list"}
+        </button>
+        <nav id="endpoint-list" aria-label="Endpoints" className={menuOpen ? "block" : "hidden lg:block"}>
+          {groups.map(({ group, operations }) =>
+            operations.length === 0 ? null : (
+              <div key={group} className="mb-3">
+                <a href={`#${group}`} className="text-xs font-semibold tracking-wide text-slate-600 hover:text-brand-700">
+                  {group}
+                </a>
+                <ul className="mt-1 space-y-0.5">
+                  {operations.map((op) => (
+                    <li key={op.id}>
+                      <a
+                        href={`#${op.id}`}
+                        onClick={() => setMenuOpen(false)}
+                        className="flex items-baseline gap-2 rounded px-1.5 py-1 text-sm hover:bg-slate-100"
+                      >
+                        <span className={`w-12 shrink-0 rounded px-1 text-center font-mono text-[0.7rem] font-semibold ${METHOD_COLOR[op.method] ?? ""}`}>{op.method}</span>{" "}
+                        <span className="break-all font-mono text-xs">{op.path}</span>
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ),
+          )}
+        </nav>
+      </aside>
+      <div className="min-w-0 space-y-6">
+        <div className="flex flex-wrap items-center gap-3">
+          <Button onClick={() => void key.toggle()} disabled={key.busy} data-testid="reference-reveal">
+            {key.revealed ? "Hide my key in the examples" : "Use my key in the examples"}
+          </Button>
+          {key.notice && <span className="text-sm text-slate-600">{key.notice}</span>}
+        </div>
+        {shown.length === 0 && (
+          <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600">
+            No endpoint matches “{search}”.{" "}
+            <button type="button" className="text-brand-700 underline" onClick={() => setSearch("")}>
+              Show every endpoint
+            </button>
+          </p>
+        )}
+        {groups.map(({ group, operations }) =>
+          operations.length === 0 ? null : (
+            <section key={group} id={group} className="scroll-mt-4 space-y-3" aria-labelledby={`${group}-title`}>
+              <h2 id={`${group}-title`} className="text-lg font-semibold">
+                {group}
+              </h2>
+              {operations.map((op) => (
+                <OperationCard key={op.id} operation={op} example={curlExample(op, origin, apiKey)} />
+              ))}
+            </section>
+          ),
+        )}
       </div>
-      {notice && (
-        <p role="status" className="mt-1 text-xs text-slate-600">
-          {notice}
-        </p>
-      )}
-      <ul className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
-        {operation.responses.map((r) => (
-          <li key={r.status}>
-            <span className="font-mono font-semibold">{r.status}</span> {r.description}
-          </li>
-        ))}
-      </ul>
-    </Card>
+    </div>
   );
 }

@@ -8,7 +8,7 @@ import type { SessionSummary } from "@/lib/sessions/sessions";
 import { formatTimeAgo } from "@/dashboard/client/format";
 import { useNow } from "@/dashboard/client/hooks/use-now";
 import { useChangePassword } from "@/dashboard/client/hooks/use-password";
-import { MIN_PASSWORD_LENGTH } from "@/lib/accounts/password-rule";
+import { MIN_PASSWORD_LENGTH, PASSWORD_HINT } from "@/lib/accounts/password-limits";
 import { useSessions, useSignOutSessions } from "@/dashboard/client/hooks/use-sessions";
 import type { TrackingSettings } from "@/dashboard/client/hooks/use-tracking-settings";
 import { TrackingCard } from "./tracking-card";
@@ -121,7 +121,7 @@ function PasswordCard({ hasPassword: initiallyHasPassword }: { hasPassword: bool
             className={inputClass}
           />
           <p id="new-password-hint" className={`mt-1 text-xs ${checked && tooShort ? "text-red-700" : "text-slate-500"}`}>
-            At least {MIN_PASSWORD_LENGTH} characters, and not your email address.
+            {PASSWORD_HINT}
           </p>
         </div>
         <div>

@@ -3,7 +3,8 @@ import { rateLimiter, retryMinutes, takeFromLimits } from "@/dashboard/server/au
 import { dashboard } from "@/dashboard/server/context";
 import { DashboardError } from "@/dashboard/client/dashboard-error";
 import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
-import { MAX_PASSWORD_LENGTH, passwordProblem } from "@/lib/accounts/password-rule";
+import { MAX_PASSWORD_LENGTH } from "@/lib/accounts/password-limits";
+import { passwordProblem } from "@/lib/accounts/password-rule";
 
 const input = z
   .object({
