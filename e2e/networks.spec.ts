@@ -1,5 +1,5 @@
 import { E2E_SANDBOX_URL } from "./env";
-import { api, expect, test } from "./fixtures";
+import { api, createAccount, expect, signIn, test } from "./fixtures";
 
 /**
  * The Networks panel: every network's state in plain words, and a network the sandbox throttles shown as
@@ -66,4 +66,23 @@ test("the Networks setting chooses what the lookup and API v2 show", async ({ si
   await expect(page.getByTestId("lookup-network-reddit")).toBeVisible();
   await expect(page.getByTestId("lookup-network-vk")).toBeVisible();
   await expect(page.getByTestId("lookup-counts").locator("dl")).toHaveCount(2);
+});
+
+test("counts the calls a spent budget skipped beside the errors, and says what skipped means", async ({ page }) => {
+  // Facebook allows 10 calls per URL an hour: the 11th query of one URL, with the cache off, is not sent.
+  const account = createAccount("dedicated");
+  const url = encodeURIComponent(`https://networks-e2e.example.com/skipped-${Date.now()}`);
+  for (let i = 0; i < 11; i++) expect((await api(`/v1.0/?url=${url}&custom_ttl=0`, account.apiKey)).status).toBe(200);
+
+  await signIn(page, account);
+  await page.goto("/dashboard/networks");
+  const facebook = page.getByTestId("network-facebook");
+  await expect(facebook.getByTestId("network-skipped")).toContainText(/Skipped, last hour[1-9]/);
+  await expect(facebook.getByTestId("network-figures")).toContainText("Errors, last hour");
+  await expect(page.getByTestId("skipped-meaning")).toContainText("Skipped calls were not made: the network's budget was spent");
+  await expect(facebook.getByText("Skipped, last hour")).toHaveAccessibleDescription(/Skipped calls were not made/);
+  await page.screenshot({ path: test.info().outputPath("networks-skipped.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: test.info().outputPath("networks-skipped-phone.png"), fullPage: true });
 });

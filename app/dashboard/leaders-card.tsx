@@ -6,6 +6,7 @@ import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { formatNumber } from "@/dashboard/client/format";
 import { useLeaders } from "@/dashboard/client/hooks/use-leaders";
+import { displayUrl } from "@/lib/urls/display-url";
 
 const urlPage = (url: string) => `/dashboard/urls/view?url=${encodeURIComponent(url)}`;
 
@@ -43,7 +44,7 @@ function LeaderList({ leaders, figure, testId }: { leaders: Leader[]; figure: (l
       {leaders.map((leader) => (
         <li key={leader.url} className="flex items-center justify-between gap-3 py-2 text-sm">
           <Link href={urlPage(leader.url)} className="min-w-0 truncate text-brand-700 hover:underline" title={leader.url}>
-            {leader.url.replace(/^https?:\/\//, "")}
+            {displayUrl(leader.url).replace(/^https?:\/\//, "")}
           </Link>
           <span className="shrink-0 font-semibold tabular-nums">{figure(leader)}</span>
         </li>

@@ -7,22 +7,21 @@ import { ErrorState } from "@/components/ui/states";
 import { DashboardError } from "@/dashboard/client/dashboard-error";
 import { formatClockTime } from "@/dashboard/client/format";
 import { useLookup } from "@/dashboard/client/hooks/use-lookup";
-import { LOOKUP_ENDPOINTS, type LookupEndpoint } from "@/dashboard/client/lookup";
+import { LOOKUP_ENDPOINTS, type LookupEndpoint, type LookupRequest } from "@/dashboard/client/lookup";
 import { LookupResult } from "./lookup-result";
 
 export function LookupCard() {
   const lookup = useLookup();
   const [url, setUrl] = useState("");
   const [endpoint, setEndpoint] = useState<LookupEndpoint>("v2");
+  const invalid = lookup.error instanceof DashboardError && lookup.error.code === "invalid_url";
+
+  // The box then shows what was looked up (`example.com/foo` is https://example.com/foo), as people read it.
+  const run = (request: LookupRequest) => lookup.mutate(request, { onSuccess: (answer) => setUrl(answer.shownUrl) });
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const typed = url.trim();
-    if (!typed) return;
-    // `example.com/foo`, as people type it and old clients send it: a web page, over HTTPS.
-    const target = /^[a-z][a-z0-9+.-]*:\/\//i.test(typed) ? typed : `https://${typed}`;
-    setUrl(target);
-    lookup.mutate({ url: target, endpoint });
+    if (url.trim()) run({ url, endpoint });
   }
 
   return (
@@ -45,8 +44,9 @@ export function LookupCard() {
               placeholder="https://example.com/article"
               value={url}
               onChange={(event) => setUrl(event.target.value)}
+              aria-invalid={invalid}
               aria-describedby="lookup-hint"
-              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 aria-[invalid=true]:border-red-600"
             />
           </div>
           <Button type="submit" variant="primary" disabled={lookup.isPending}>
@@ -80,11 +80,11 @@ export function LookupCard() {
           <ErrorState
             message={lookupErrorMessage(lookup.error)}
             // Only a failure of the service may go away by trying again; a refused request would be refused again.
-            onRetry={lookup.error instanceof DashboardError && !lookup.error.transient ? undefined : () => lookup.mutate(lookup.variables)}
+            onRetry={lookup.error instanceof DashboardError && !lookup.error.transient ? undefined : () => run(lookup.variables)}
           />
         )}
         {/* Only the answer to the lookup under way or just made: a new one clears the last. */}
-        {lookup.isSuccess && <LookupResult url={lookup.variables.url} answer={lookup.data} />}
+        {lookup.isSuccess && <LookupResult answer={lookup.data} />}
       </div>
     </Card>
   );

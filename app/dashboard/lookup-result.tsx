@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { LookupAnswer, NetworksLookupAnswer } from "@/dashboard/client/answers";
 import { formatCount, formatDuration, parseStaleHeader } from "@/dashboard/client/format";
 import { networkLookupRows, type EndpointLookup } from "@/dashboard/client/lookup";
+import { LookupTrack } from "./lookup-track";
 
 const CACHE_MEANING: Record<string, string> = {
   HIT: "served from the cache",
@@ -9,14 +10,17 @@ const CACHE_MEANING: Record<string, string> = {
   BYPASS: "the cache was skipped",
 };
 
-/** A lookup's counts as the endpoint asked answered them, and what the API said about them. */
-export function LookupResult({ url, answer }: { url: string; answer: EndpointLookup }) {
+/** A lookup's counts as the endpoint asked answered them, what the API said about them, and a way to track the URL. */
+export function LookupResult({ answer }: { answer: EndpointLookup }) {
   return (
     <section aria-labelledby="lookup-result-title">
       <h3 id="lookup-result-title" className="text-sm font-semibold break-all">
-        Counts for {url}
+        Counts for {answer.shownUrl}
       </h3>
       {answer.endpoint === "v2" ? <NetworksResult answer={answer} /> : <V1Result answer={answer} />}
+      <div className="mt-4 border-t border-slate-200 pt-3">
+        <LookupTrack key={answer.url} url={answer.url} />
+      </div>
     </section>
   );
 }

@@ -16,8 +16,11 @@ export interface LookupRequest {
   endpoint: LookupEndpoint;
 }
 
-/** What POST /api/dashboard/lookup answers: the endpoint asked, with that endpoint's answer. */
-export type EndpointLookup = ({ endpoint: "v1" } & LookupAnswer) | ({ endpoint: "v2" } & NetworksLookupAnswer);
+/**
+ * What POST /api/dashboard/lookup answers: the endpoint asked, with that endpoint's answer, and the URL looked up
+ * as the rule read it (`url`, stored form) and as people read it (`shownUrl`, its domain in Unicode).
+ */
+export type EndpointLookup = (({ endpoint: "v1" } & LookupAnswer) | ({ endpoint: "v2" } & NetworksLookupAnswer)) & { url: string; shownUrl: string };
 
 export interface NetworkLookupRow {
   key: string;

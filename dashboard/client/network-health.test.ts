@@ -13,6 +13,7 @@ const entry = (network: NetworkHealth["network"], state: NetworkHealth["state"],
   last_success_at: null,
   errors_last_hour: 0,
   calls_last_hour: 0,
+  skipped_last_hour: 0,
   budget: { per_hour: 600, used_last_hour: 0, refresh_per_hour: 300, refresh_used_last_hour: 0 },
   ...extra,
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addEntry, isDirty, refusesEveryQuery, removeEntry, sortEntries } from "./whitelist-editor.ts";
+import { addEntry, displayEntry, isDirty, refusesEveryQuery, removeEntry, sortEntries } from "./whitelist-editor.ts";
 
 describe("addEntry", () => {
   it.each([
@@ -32,9 +32,10 @@ describe("addEntry", () => {
       ok: false,
       reason: '"HTTPS://example.com/page" is example.com, which is already on the list.',
     });
-    expect(addEntry(["xn--bcher-kva.de"], "bücher.de")).toEqual({
+    expect(addEntry(["xn--bcher-kva.de"], "bücher.de")).toEqual({ ok: false, reason: "bücher.de is already on the list." });
+    expect(addEntry(["xn--bcher-kva.de"], "https://BÜCHER.de/")).toEqual({
       ok: false,
-      reason: '"bücher.de" is xn--bcher-kva.de, which is already on the list.',
+      reason: '"https://BÜCHER.de/" is bücher.de, which is already on the list.',
     });
   });
 
@@ -49,7 +50,19 @@ describe("addEntry", () => {
   });
 });
 
+describe("displayEntry", () => {
+  it("shows an entry's domain in Unicode, a wildcard's too", () => {
+    expect(displayEntry("xn--bcher-kva.de")).toBe("bücher.de");
+    expect(displayEntry("*.xn--bcher-kva.de")).toBe("*.bücher.de");
+    expect(displayEntry("*.example.com")).toBe("*.example.com");
+  });
+});
+
 describe("sortEntries", () => {
+  it("sorts an international domain by how it is shown", () => {
+    expect(sortEntries(["c.com", "xn--bcher-kva.de", "a.com"])).toEqual(["a.com", "xn--bcher-kva.de", "c.com"]);
+  });
+
   it("sorts by domain with a wildcard right after its apex", () => {
     expect(sortEntries(["z.com", "*.b.com", "b.com", "*.a.com", "a.com", "a.b.com"])).toEqual([
       "a.b.com",

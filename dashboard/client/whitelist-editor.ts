@@ -1,3 +1,4 @@
+import { displayHost } from "../../lib/urls/display-url.ts";
 import { normalizeWhitelistEntry } from "../../lib/whitelist/domains.ts";
 
 /** The whitelist as the dashboard edits it: the entries (normalized) and whether they are enforced. */
@@ -10,6 +11,11 @@ export type AddEntryResult =
   | { ok: true; domains: string[]; domain: string }
   | { ok: false; reason: string };
 
+/** An entry as people read it, its domain in Unicode (`*.bücher.de`); what is saved and compared stays ASCII. */
+export function displayEntry(entry: string): string {
+  return entry.startsWith("*.") ? `*.${displayHost(entry.slice(2))}` : displayHost(entry);
+}
+
 /** Adds what the user typed, normalized the way the service stores it; refuses invalid entries and repeats. */
 export function addEntry(domains: readonly string[], input: string): AddEntryResult {
   const result = normalizeWhitelistEntry(input);
@@ -18,18 +24,19 @@ export function addEntry(domains: readonly string[], input: string): AddEntryRes
   if (domains.includes(domain)) {
     // Say which entry it repeats when normalization changed it, or "already listed" would puzzle.
     const typed = input.trim();
+    const shown = displayEntry(domain);
     return {
       ok: false,
-      reason: typed === domain ? `${domain} is already on the list.` : `"${typed}" is ${domain}, which is already on the list.`,
+      reason: typed === shown ? `${shown} is already on the list.` : `"${typed}" is ${shown}, which is already on the list.`,
     };
   }
   return { ok: true, domains: sortEntries([...domains, domain]), domain };
 }
 
-/** Alphabetical by domain, a `*.` entry right after its apex, so related entries sit together. */
+/** Alphabetical by domain as shown (bücher.de among the b's), a `*.` entry right after its apex, so related entries sit together. */
 export function sortEntries(domains: readonly string[]): string[] {
-  const host = (entry: string) => entry.replace(/^\*\./, "");
-  // Code-point order, not the locale's: entries are ASCII (punycode), and the order must not vary by browser.
+  const host = (entry: string) => displayHost(entry.replace(/^\*\./, ""));
+  // Code-point order, not the locale's: the order must not vary by browser.
   const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return [...domains].sort((a, b) => compare(host(a), host(b)) || a.length - b.length);
 }

@@ -1,4 +1,5 @@
 import { parseCountUrl } from "../urls/count-url.ts";
+import type { UrlRule } from "../urls/user-url.ts";
 import { admits, type WhitelistRule } from "../whitelist/domains.ts";
 
 /**
@@ -27,13 +28,19 @@ export type LineVerdict =
 export class UrlListReader {
   private readonly seen = new Set<string>();
 
-  /** `whitelist`: null while it is not known yet (the API before the key); the caller applies it later with `admits`. */
-  constructor(private readonly whitelist: WhitelistRule | null) {}
+  /**
+   * `whitelist`: null while it is not known yet (the API before the key); the caller applies it later with `admits`.
+   * `rule`: a bulk job's lines are count URLs; a list of URLs to track is read by parseUserUrl, as the API reads it.
+   */
+  constructor(
+    private readonly whitelist: WhitelistRule | null,
+    private readonly rule: UrlRule = parseCountUrl,
+  ) {}
 
   read(line: string): LineVerdict {
     const value = line.trim();
     if (value.length === 0) return { kind: "blank" };
-    const parsed = parseCountUrl(value);
+    const parsed = this.rule(value);
     if (!parsed.ok) return { kind: "invalid", value, reason: parsed.reason };
     if (this.seen.has(parsed.normalized)) return { kind: "duplicate" };
     this.seen.add(parsed.normalized);

@@ -206,8 +206,12 @@ export const networkHealthSchema = z
     }),
     retry_at: z.iso.datetime().nullable().meta({ description: "With state throttled or budget_exhausted: when it is asked again" }),
     last_success_at: z.iso.datetime().nullable(),
-    errors_last_hour: count,
-    calls_last_hour: count,
+    errors_last_hour: count.meta({ description: "Calls of the last 60 minutes that failed" }),
+    calls_last_hour: count.meta({ description: "Calls made in the last 60 minutes" }),
+    skipped_last_hour: count.meta({
+      description:
+        "Calls not made in the last 60 minutes: a budget was spent (this service's per-URL, app-wide or refresh budget for the network) or the network had asked us to wait. The URLs asked were answered with their last known counts, or not reported",
+    }),
     budget: z.object({
       per_hour: count.nullable().meta({ description: "Calls allowed per hour (null: none set)" }),
       used_last_hour: count,

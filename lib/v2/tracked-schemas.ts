@@ -12,7 +12,9 @@ export const trackBodySchema = z
       .min(1, "urls must hold at least one URL")
       .max(MAX_TRACKED_PER_REQUEST, `at most ${MAX_TRACKED_PER_REQUEST} URLs per request: split the list, or import a sitemap`)
       .optional()
-      .meta({ description: `URLs to track now, at most ${MAX_TRACKED_PER_REQUEST} per request` }),
+      .meta({
+        description: `URLs to track now, at most ${MAX_TRACKED_PER_REQUEST} per request. One without a scheme, a bare host or host/path (example.org/page), is read as https:// (https://example.org/page)`,
+      }),
     sitemap: z.string().min(1).max(2048).optional().meta({ description: "A sitemap or sitemap index (gzipped files too) to import URLs from" }),
     feed: z.string().min(1).max(2048).optional().meta({ description: "An RSS or Atom feed to import URLs from, read again daily" }),
     on_limit: z.enum(["refuse", "add_what_fits"]).default("refuse").meta({

@@ -1,18 +1,21 @@
 import type { Redis } from "ioredis";
 
 /**
- * What one network did lately, for the health report: calls and errors per minute over the last hour, and
- * when it last answered well and last failed. Kept in this process's memory, or in Redis where every API
- * process and worker adds to the same figures.
+ * What one network did lately, for the health report: calls, errors and skipped calls per minute over the last
+ * hour, and when it last answered well and last failed. Kept in this process's memory, or in Redis where every
+ * API process and worker adds to the same figures.
  */
 export interface NetworkActivity {
   record(ok: boolean, at: number): Promise<void>;
+  /** A call the guard did not let through (a budget was spent, or the network asked us to wait). */
+  skip(at: number): Promise<void>;
   read(now: number): Promise<ActivitySummary>;
 }
 
 export interface ActivitySummary {
   callsLastHour: number;
   errorsLastHour: number;
+  skippedLastHour: number;
   lastSuccessAt: number | null;
   lastErrorAt: number | null;
 }
@@ -24,25 +27,40 @@ const minuteOf = (at: number) => Math.floor(at / MINUTE_MS);
 export class MemoryActivity implements NetworkActivity {
   private readonly calls = new Map<number, number>();
   private readonly errors = new Map<number, number>();
+  private readonly skips = new Map<number, number>();
   private lastSuccessAt: number | null = null;
   private lastErrorAt: number | null = null;
 
   async record(ok: boolean, at: number): Promise<void> {
-    const minute = minuteOf(at);
-    this.calls.set(minute, (this.calls.get(minute) ?? 0) + 1);
+    this.add(this.calls, at);
     if (ok) this.lastSuccessAt = Math.max(this.lastSuccessAt ?? 0, at);
     else {
-      this.errors.set(minute, (this.errors.get(minute) ?? 0) + 1);
+      this.add(this.errors, at);
       this.lastErrorAt = Math.max(this.lastErrorAt ?? 0, at);
     }
+  }
+
+  async skip(at: number): Promise<void> {
+    this.add(this.skips, at);
+  }
+
+  private add(counts: Map<number, number>, at: number): void {
+    const minute = minuteOf(at);
+    counts.set(minute, (counts.get(minute) ?? 0) + 1);
     // Minutes older than the hour are never read again.
-    for (const map of [this.calls, this.errors]) for (const key of map.keys()) if (key <= minute - MINUTES) map.delete(key);
+    for (const key of counts.keys()) if (key <= minute - MINUTES) counts.delete(key);
   }
 
   async read(now: number): Promise<ActivitySummary> {
     const first = minuteOf(now) - MINUTES + 1;
     const sum = (map: Map<number, number>) => [...map].reduce((total, [minute, n]) => (minute >= first ? total + n : total), 0);
-    return { callsLastHour: sum(this.calls), errorsLastHour: sum(this.errors), lastSuccessAt: this.lastSuccessAt, lastErrorAt: this.lastErrorAt };
+    return {
+      callsLastHour: sum(this.calls),
+      errorsLastHour: sum(this.errors),
+      skippedLastHour: sum(this.skips),
+      lastSuccessAt: this.lastSuccessAt,
+      lastErrorAt: this.lastErrorAt,
+    };
   }
 }
 
@@ -62,16 +80,23 @@ export class RedisActivity implements NetworkActivity {
     await batch.exec();
   }
 
+  async skip(at: number): Promise<void> {
+    const key = `${this.prefix}:skipped:${minuteOf(at)}`;
+    await this.redis.multi().incr(key).expire(key, (MINUTES + 1) * 60).exec();
+  }
+
   async read(now: number): Promise<ActivitySummary> {
     const last = minuteOf(now);
     const minutes = Array.from({ length: MINUTES }, (_, i) => last - i);
-    const [calls, errors, times] = await Promise.all([
-      this.redis.mget(minutes.map((m) => `${this.prefix}:calls:${m}`)),
-      this.redis.mget(minutes.map((m) => `${this.prefix}:errors:${m}`)),
+    const perMinute = (name: string) => this.redis.mget(minutes.map((m) => `${this.prefix}:${name}:${m}`));
+    const [calls, errors, skipped, times] = await Promise.all([
+      perMinute("calls"),
+      perMinute("errors"),
+      perMinute("skipped"),
       this.redis.hmget(`${this.prefix}:last`, "ok", "error"),
     ]);
     const sum = (values: (string | null)[]) => values.reduce((total, v) => total + Number(v ?? 0), 0);
     const time = (value: string | null | undefined) => (value ? Number(value) : null);
-    return { callsLastHour: sum(calls), errorsLastHour: sum(errors), lastSuccessAt: time(times[0]), lastErrorAt: time(times[1]) };
+    return { callsLastHour: sum(calls), errorsLastHour: sum(errors), skippedLastHour: sum(skipped), lastSuccessAt: time(times[0]), lastErrorAt: time(times[1]) };
   }
 }

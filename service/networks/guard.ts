@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { MemoryActivity, RedisActivity, type NetworkActivity } from "./activity.ts";
 import { type AnswerKind, type Backoff, type GuardTicket, MemoryBackoff, RedisBackoff } from "./backoff.ts";
+import { logLine, type NetworkStateLine } from "./state-line.ts";
 import type { NetworkFailure } from "./types.ts";
 
 export interface GuardOptions {
@@ -55,6 +56,8 @@ export interface NetworkHealth {
   lastSuccessAt: number | null;
   errorsLastHour: number;
   callsLastHour: number;
+  /** Calls not made in the last hour: a budget was spent, or the network had asked us to wait. */
+  skippedLastHour: number;
   /** Calls allowed per hour (null: no budget); the calls of the last hour count against it. */
   budgetPerHour: number | null;
   /** The share of it scheduled refreshes may take (null: no budget), and what they took in the last hour. */
@@ -68,27 +71,12 @@ export type CallPurpose = "live" | "refresh";
 /** A call may be made now (with its ticket), or not, and why. */
 export type Admission = { refusal: null; ticket: GuardTicket } | { refusal: string };
 
-/** One line per change of a network's state. */
-export type NetworkStateLine =
-  | {
-      event: "network_state";
-      network: string;
-      state: "throttled";
-      /** When the next call (the probe) may be made. */
-      until: string;
-      pause_seconds: number;
-      code?: number;
-      detail?: string;
-    }
-  | { event: "network_state"; network: string; state: "recovered" }
-  | { event: "network_state"; network: string; state: "credentials_rejected"; code?: number; detail?: string };
+export type { NetworkStateLine };
 
 const HOUR_SECONDS = 3600;
 const BACKOFF_INITIAL_MS = 30_000;
 const BACKOFF_MAX_MS = 15 * 60_000;
 const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
-
-const logLine = (line: NetworkStateLine) => (line.state === "recovered" ? console.log : console.error)(JSON.stringify(line));
 
 /**
  * Keeps one network inside its rate budgets and backs off after it throttles us, so a throttled network
@@ -144,9 +132,15 @@ export class NetworkGuard {
 
   /**
    * Whether the network may be called for this URL now: a ticket to hand back to `record` with the answer
-   * (the call is then budgeted), or why not.
+   * (the call is then budgeted), or why not. A refused call is counted as skipped, for the health report.
    */
   async admit(url: string, purpose: CallPurpose = "live"): Promise<Admission> {
+    const admission = await this.decide(url, purpose);
+    if (admission.refusal !== null) await this.activity.skip(this.now());
+    return admission;
+  }
+
+  private async decide(url: string, purpose: CallPurpose): Promise<Admission> {
     const gate = await this.backoff.admit(this.now(), this.probeTimeoutMs);
     if ("waitMs" in gate) {
       return {
@@ -231,6 +225,7 @@ export class NetworkGuard {
       lastSuccessAt: activity.lastSuccessAt,
       errorsLastHour: activity.errorsLastHour,
       callsLastHour: activity.callsLastHour,
+      skippedLastHour: activity.skippedLastHour,
       budgetPerHour: this.budgetPerHour,
       refreshPerHour: Number.isFinite(this.refreshPoints) ? this.refreshPoints : null,
       refreshUsedLastHour: refreshUsed,

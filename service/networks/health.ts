@@ -12,6 +12,7 @@ export interface NetworkHealthEntry {
   last_success_at: string | null;
   errors_last_hour: number;
   calls_last_hour: number;
+  skipped_last_hour: number;
   budget: { per_hour: number | null; used_last_hour: number; refresh_per_hour: number | null; refresh_used_last_hour: number };
 }
 
@@ -29,7 +30,7 @@ export function networkHealthReport(guards: { [I in NetworkId]?: NetworkGuard })
         const entry = { network, name: NETWORK_LABELS[network] };
         if (!guard) {
           const budget = { per_hour: null, used_last_hour: 0, refresh_per_hour: null, refresh_used_last_hour: 0 };
-          return { ...entry, enabled: false, state: "disabled", retry_at: null, last_success_at: null, errors_last_hour: 0, calls_last_hour: 0, budget };
+          return { ...entry, enabled: false, state: "disabled", retry_at: null, last_success_at: null, errors_last_hour: 0, calls_last_hour: 0, skipped_last_hour: 0, budget };
         }
         const health = await guard.health();
         return {
@@ -40,6 +41,7 @@ export function networkHealthReport(guards: { [I in NetworkId]?: NetworkGuard })
           last_success_at: iso(health.lastSuccessAt),
           errors_last_hour: health.errorsLastHour,
           calls_last_hour: health.callsLastHour,
+          skipped_last_hour: health.skippedLastHour,
           budget: {
             per_hour: health.budgetPerHour,
             used_last_hour: health.callsLastHour,

@@ -1,5 +1,5 @@
 import { admits } from "../../lib/whitelist/domains.ts";
-import { parseCountUrl } from "../../lib/urls/count-url.ts";
+import { parseUserUrl } from "../../lib/urls/user-url.ts";
 import type { AccountContext } from "../../lib/store/accounts.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { ApiError, apiErrors } from "../http/errors.ts";
@@ -43,7 +43,7 @@ const STEP = 500;
 const ADD_TRIES = 3;
 
 /**
- * Tracks URLs for an account: each is checked and normalized as a count URL; those new to the account take a
+ * Tracks URLs for an account: each is read by the rule for URLs people name (parseUserUrl); those new to the account take a
  * slot of the plan's tracked-URL limit and spend one query of today's quota, both taken before anything is
  * added (atomically, so concurrent requests cannot overrun either); already tracked URLs, repeats and
  * removals cost nothing. The scheduler counts the new ones within a minute, and the account may read their
@@ -55,7 +55,7 @@ export async function trackUrls(deps: TrackDeps, account: AccountContext, inputs
   for (let at = 0; at < inputs.length; at += STEP) {
     if (at > 0) await nextTurn();
     for (const input of inputs.slice(at, at + STEP)) {
-      const parsed = parseCountUrl(input);
+      const parsed = parseUserUrl(input);
       if (!parsed.ok) tally.invalid++;
       else if (!admits(account.whitelist, parsed.url.hostname)) {
         if (options.offWhitelist === "refuse") throw apiErrors.domainNotWhitelisted(parsed.url.hostname);

@@ -51,6 +51,8 @@ describe("NetworkGuard on Redis", () => {
     await a.record(ticketOf(await a.admit("https://example.com/a")), { ok: false, failure: "throttled", retryAfterMs: 90_000 });
     expect((await b.admit("https://example.com/b")).refusal).toBe("backing off after throttling for 90 s");
     expect(await b.health()).toMatchObject({ state: "throttled", retryAt: START + 90_000, errorsLastHour: 1, callsLastHour: 1 });
+    // The call b did not make is counted where every process reads it.
+    expect(await a.health()).toMatchObject({ skippedLastHour: 1 });
     clock.now = START + 90_000;
     // A bare 429 after it: twice the last pause, as without Retry-After.
     await b.record(ticketOf(await b.admit("https://example.com/probe")), { ok: false, failure: "throttled" });

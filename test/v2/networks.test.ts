@@ -34,7 +34,7 @@ const moreKnobs = async (knobs: { [N in keyof MoreSandboxKnobs]?: Partial<MoreSa
   const res = await fetch(`${svc.sandboxOrigin}/__sandbox/more/knobs`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(knobs) });
   expect(res.status).toBe(200);
 };
-type Health = { network: string; state: string; retry_at: string | null; last_success_at: string | null; errors_last_hour: number; calls_last_hour: number; enabled: boolean; budget: { per_hour: number | null; used_last_hour: number } };
+type Health = { network: string; state: string; retry_at: string | null; last_success_at: string | null; errors_last_hour: number; calls_last_hour: number; skipped_last_hour: number; enabled: boolean; budget: { per_hour: number | null; used_last_hour: number } };
 const health = async (network: string): Promise<Health> => {
   const res = await svc.get("/v2/networks", { headers: { authorization: `Bearer ${apiKey}` } });
   expect(res.status).toBe(200);
@@ -128,7 +128,7 @@ describe("GET /v2/networks", () => {
     expect(body.networks.map((n: Health) => n.network)).toEqual(["facebook", "pinterest", "reddit", "hackernews", "bluesky", "vk", "ok", "tumblr"]);
     expect(await health("tumblr")).toMatchObject({ enabled: false, state: "disabled", calls_last_hour: 0 });
     const reddit = await health("reddit");
-    expect(reddit).toMatchObject({ enabled: true, state: "ok", errors_last_hour: 0, budget: { per_hour: 600 } });
+    expect(reddit).toMatchObject({ enabled: true, state: "ok", errors_last_hour: 0, skipped_last_hour: 0, budget: { per_hour: 600 } });
     expect(reddit.calls_last_hour).toBeGreaterThanOrEqual(1);
     expect(reddit.budget.used_last_hour).toBe(reddit.calls_last_hour);
     expect(Date.parse(reddit.last_success_at!)).toBeGreaterThan(Date.now() - 60_000);
@@ -150,6 +150,8 @@ describe("GET /v2/networks", () => {
 
     await counts(fresh(), "reddit");
     expect((await moreStats()).reddit.calls).toBe(before + 1);
+    // The call not made is counted as skipped, apart from the calls and errors.
+    expect(await health("reddit")).toMatchObject({ calls_last_hour: reddit.calls_last_hour, errors_last_hour: 1, skipped_last_hour: 1 });
   });
 
   it.runIf(TEST_STACK === "scale")("is the same from every process sharing Redis: another API process reports the throttle it never saw", async () => {

@@ -3,10 +3,11 @@ import { until } from "../support/processes.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
 /*
- * Tracking is held to the count API's rules: each URL newly tracked spends a query of today's quota (atomically,
- * so parallel requests cannot overrun it), an enforced whitelist refuses every v2 route that names a URL off it,
- * and an account's history of a URL holds only what was observed since it came to the URL. The service's clock
- * is this file's (`now`): quota days, history points and the schedule all read it.
+ * Tracking reads URLs as the dashboard does (a bare host or host/path is https) and is held to the count API's
+ * rules: each URL newly tracked spends a query of today's quota (atomically, so parallel requests cannot overrun
+ * it), an enforced whitelist refuses every v2 route that names a URL off it, and an account's history of a URL
+ * holds only what was observed since it came to the URL. The service's clock is this file's (`now`): quota days,
+ * history points and the schedule all read it.
  */
 
 const HOUR = 3_600_000;
@@ -35,6 +36,20 @@ async function accountWithQuotaLeft(plan: string, left: number) {
   await svc.prisma.dailyUsage.create({ data: { accountId: id, day: today(), queries: dailyQuota - left } });
   return { apiKey, id };
 }
+
+describe("the URL rule", () => {
+  it("reads a URL without a scheme (example.org/page) as https, as the dashboard does, while v1.0 keeps refusing it", async () => {
+    const { apiKey } = await svc.account("plus");
+    const bare = fresh("bare.example.org").slice("https://".length);
+    const res = await post(apiKey, { urls: [bare, `https://${bare}`, "someone@bare.example.org"] });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ added: 1, already_tracked: 1, invalid: 1, over_limit: 0, over_quota: 0 });
+    const list = await (await svc.get("/v2/tracked", bearer(apiKey))).json();
+    expect(list.data.map((row: { url: string }) => row.url)).toEqual([`https://${bare}`]);
+    const v1 = await svc.get(`/v1.0/?url=${encodeURIComponent(bare)}&apikey=${apiKey}`);
+    expect([v1.status, (await v1.json()).Type]).toEqual([400, "invalid_url"]);
+  });
+});
 
 describe("tracking spends the daily quota", () => {
   it("one query per URL newly tracked; repeats, tracked URLs and removals are free, and removing gives nothing back", async () => {

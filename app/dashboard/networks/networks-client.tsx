@@ -27,6 +27,9 @@ const STATE_STYLE: Record<NetworkHealth["state"], string> = {
   disabled: "bg-slate-100 text-slate-700",
 };
 
+/** The id of the sentence that says what "skipped" means, which each network's figure points to. */
+const SKIPPED_MEANING = "skipped-meaning";
+
 /** Each network's state in plain words: what to look at when counts are missing or old. */
 export function NetworksClient() {
   const networks = useNetworks();
@@ -65,6 +68,12 @@ export function NetworksClient() {
       ) : (
         <LoadingState label="Loading the networks…" className="h-96" />
       )}
+      <p id={SKIPPED_MEANING} className="text-sm text-slate-600" data-testid="skipped-meaning">
+        <strong className="font-medium text-slate-800">Skipped</strong> calls were not made: the network&apos;s budget was spent (this
+        service&apos;s limit for it per hour, per URL, or the share kept for refreshing tracked URLs), or the network had asked us to
+        wait. Counts asked for meanwhile show their last known values, or &ldquo;not reported&rdquo;; tracked URLs are refreshed
+        again once the budget allows. Errors are calls that were made and failed.
+      </p>
       <p className="text-sm text-slate-600">
         Choose which networks your tables, charts and API v2 answers show in{" "}
         <Link href="/dashboard/settings" className="font-medium text-brand-700 underline">
@@ -79,7 +88,7 @@ export function NetworksClient() {
 function Figures({ entry, now }: { entry: NetworkHealth; now: number | null }) {
   const lastSuccess = entry.last_success_at ? Date.parse(entry.last_success_at) : null;
   return (
-    <dl className="grid grid-cols-3 gap-x-4 text-xs text-slate-600 sm:text-right" data-testid="network-figures">
+    <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-xs text-slate-600 sm:grid-cols-4 sm:text-right" data-testid="network-figures">
       <div>
         <dt>Last good answer</dt>
         <dd className="font-medium text-slate-900">{lastSuccess === null ? "none yet" : now === null ? "…" : `${formatDuration(Math.max(0, now - lastSuccess))} ago`}</dd>
@@ -87,6 +96,10 @@ function Figures({ entry, now }: { entry: NetworkHealth; now: number | null }) {
       <div>
         <dt>Errors, last hour</dt>
         <dd className="font-medium tabular-nums text-slate-900">{formatNumber(entry.errors_last_hour)}</dd>
+      </div>
+      <div data-testid="network-skipped">
+        <dt aria-describedby={SKIPPED_MEANING}>Skipped, last hour</dt>
+        <dd className="font-medium tabular-nums text-slate-900">{formatNumber(entry.skipped_last_hour)}</dd>
       </div>
       <div>
         <dt>Calls, last hour</dt>

@@ -3,6 +3,7 @@
 import { useDeferredValue, useId, useMemo, useRef, useState } from "react";
 import { formatOfFile, parseUrlList, type UrlList } from "@/dashboard/client/bulk/parse-urls";
 import { formatNumber } from "@/dashboard/client/format";
+import { parseUserUrl } from "@/lib/urls/user-url";
 import { TrackList } from "./track-list";
 
 /** The largest plan tracks 500,000 URLs; a file much bigger than that many URLs is not a list of URLs. */
@@ -13,7 +14,7 @@ export function PastePanel() {
   const [text, setText] = useState("");
   // Typing into a long paste re-reads it; the deferred value keeps keystrokes responsive.
   const deferred = useDeferredValue(text);
-  const list = useMemo(() => parseUrlList(deferred, "lines"), [deferred]);
+  const list = useMemo(() => parseUrlList(deferred, "lines", null, parseUserUrl), [deferred]);
   const id = useId();
   return (
     <>
@@ -26,9 +27,13 @@ export function PastePanel() {
         onChange={(event) => setText(event.target.value)}
         rows={6}
         spellCheck={false}
-        placeholder={"https://example.com/\nhttps://example.com/blog/post"}
+        aria-describedby={`${id}-hint`}
+        placeholder={"https://example.com/\nexample.com/blog/post"}
         className="block w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
       />
+      <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
+        Without http:// or https://, https:// is added (example.com/post is https://example.com/post).
+      </p>
       <TrackList list={list} hasInput={deferred.trim().length > 0} onTracked={() => setText("")} />
     </>
   );
@@ -52,7 +57,7 @@ export function FilePanel() {
     if (!ACCEPTED_FILE.test(chosen.name)) return setError(`"${chosen.name}" is not a .txt or .csv file. Save a spreadsheet as CSV first.`);
     if (chosen.size > MAX_FILE_BYTES) return setError(`"${chosen.name}" is too big for a list of URLs (${formatNumber(Math.round(chosen.size / 1048576))} MB).`);
     try {
-      setFile({ name: chosen.name, list: parseUrlList(await chosen.text(), formatOfFile(chosen.name)) });
+      setFile({ name: chosen.name, list: parseUrlList(await chosen.text(), formatOfFile(chosen.name), null, parseUserUrl) });
     } catch {
       setError(`"${chosen.name}" could not be read.`);
     }

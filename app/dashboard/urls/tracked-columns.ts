@@ -18,6 +18,7 @@ export interface Column {
 export const URL_COLUMN: Column = { key: "url", label: "URL", rem: 12.5 };
 
 const BEFORE_NETWORKS: Column[] = [
+  { key: "select", label: "Select", rem: 2.5 },
   URL_COLUMN,
   { key: "total", label: "Total", rem: 5.5, sort: "total", numeric: true },
   { key: "change_7d", label: "7-day change", rem: 5.5, sort: "change_7d", numeric: true },
@@ -47,8 +48,12 @@ export function trackedColumns(networks: readonly HeadlineNetwork[]): Column[] {
   return [...BEFORE_NETWORKS, ...perNetwork, ...AFTER_NETWORKS];
 }
 
-/** The URL stays in view while a wide table is scrolled sideways (not on a phone, where it would fill the screen). */
-export const STICKY_URL_CELL = "sm:sticky sm:left-0 sm:z-[1] sm:shadow-[inset_-1px_0_0_#e2e8f0]";
+/**
+ * The checkbox and the URL stay in view while a wide table is scrolled sideways (not on a phone, where they would
+ * fill the screen); the URL's cell starts where the checkbox's (2.5rem) ends.
+ */
+export const STICKY_SELECT_CELL = "sm:sticky sm:left-0 sm:z-[1]";
+export const STICKY_URL_CELL = "sm:sticky sm:left-10 sm:z-[1] sm:shadow-[inset_-1px_0_0_#e2e8f0]";
 
 /** The least width the table is drawn at; narrower screens scroll it sideways inside its own region. */
 export const tableMinRem = (columns: readonly Column[]) => columns.reduce((sum, column) => sum + column.rem, 0);

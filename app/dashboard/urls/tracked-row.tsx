@@ -7,35 +7,48 @@ import { headlineCount, type HeadlineNetwork } from "@/dashboard/client/tracked/
 import { sparklineSummary } from "@/dashboard/client/tracked/sparkline";
 import type { TrackedItem } from "@/dashboard/client/tracked/types";
 import { shortUrl, urlViewHref } from "@/dashboard/client/tracked/url-view";
+import { displayUrl } from "@/lib/urls/display-url";
 import { Change, Count, NotYet } from "./counts";
-import { STICKY_URL_CELL } from "./tracked-columns";
-
-/** Every row has this height, so the virtualizer knows where each row is without measuring it. */
-export const ROW_HEIGHT = 44;
+import { STICKY_SELECT_CELL, STICKY_URL_CELL } from "./tracked-columns";
 
 /**
- * One tracked URL; `index` is its place among all the loaded rows, not among those drawn. Its cells follow
- * trackedColumns' order: the total and its changes, then each shown network's headline number.
+ * One tracked URL; `index` is its place in the whole list (not on the page), for screen readers. Its cells
+ * follow trackedColumns' order: the checkbox and the URL, the total and its changes, then each shown network's
+ * headline number.
  */
 export function TrackedRow({
   row,
   index,
   networks,
   now,
+  selected,
+  onSelect,
   onRemove,
 }: {
   row: TrackedItem;
   index: number;
   networks: readonly HeadlineNetwork[];
   now: number | null;
+  selected: boolean;
+  onSelect: (row: TrackedItem) => void;
   onRemove: (url: string) => void;
 }) {
   const counted = row.last_refreshed_at !== null;
+  const shown = displayUrl(row.url);
   return (
-    // A background of its own on every row: the URL cell, sticky over the others, takes it on.
-    <tr aria-rowindex={index + 2} style={{ height: ROW_HEIGHT }} className={index % 2 ? "bg-slate-50" : "bg-white"}>
+    // A background of its own on every row: the sticky cells, over the others, take it on.
+    <tr aria-rowindex={index + 2} className={`h-11 ${selected ? "bg-brand-50" : index % 2 ? "bg-slate-50" : "bg-white"}`}>
+      <td className={`bg-inherit px-2 ${STICKY_SELECT_CELL}`}>
+        <input
+          type="checkbox"
+          checked={selected}
+          onChange={() => onSelect(row)}
+          aria-label={`Select ${shown}`}
+          className="size-4 align-middle accent-brand-600"
+        />
+      </td>
       <td className={`bg-inherit px-2 ${STICKY_URL_CELL}`}>
-        <UrlLink url={row.url} />
+        <UrlLink url={row.url} shown={shown} />
       </td>
       <td className="px-2 text-right font-medium tabular-nums">
         {counted ? <Count value={row.total} /> : <NotYet />}
@@ -62,7 +75,7 @@ export function TrackedRow({
         <button
           type="button"
           onClick={() => onRemove(row.url)}
-          aria-label={`Remove ${row.url}`}
+          aria-label={`Remove ${shown}`}
           title="Stop tracking"
           className="rounded px-2 py-1 text-base leading-none text-slate-500 hover:bg-red-50 hover:text-red-700"
         >
@@ -82,12 +95,21 @@ function RelativeTime({ at, now }: { at: string; now: number | null }) {
   );
 }
 
-/** The site is cut short first: the path is what tells one site's pages apart. Named by the whole URL. */
-function UrlLink({ url }: { url: string }) {
-  const { site, rest } = shortUrl(url);
+/**
+ * The site is cut short first: the path is what tells one site's pages apart. Named by the whole URL as shown
+ * (an international domain in Unicode); its stored ASCII form is on hover too.
+ */
+function UrlLink({ url, shown }: { url: string; shown: string }) {
+  const { site, rest } = shortUrl(shown);
   return (
     // No prefetch: a screenful of links would each ask the server for their page.
-    <Link href={urlViewHref(url)} prefetch={false} title={url} aria-label={url} className="flex min-w-0 text-brand-700 hover:underline">
+    <Link
+      href={urlViewHref(url)}
+      prefetch={false}
+      title={shown === url ? url : `${shown}\n${url}`}
+      aria-label={shown}
+      className="flex min-w-0 text-brand-700 hover:underline"
+    >
       <span className="truncate">{site}</span>
       <span className="max-w-[70%] shrink-0 truncate">{rest}</span>
     </Link>

@@ -1,64 +1,100 @@
 "use client";
 
-import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { formatNumber } from "@/dashboard/client/format";
-import { useNow } from "@/dashboard/client/hooks/use-now";
+import { useListParams } from "@/dashboard/client/hooks/use-list-params";
 import { useShownNetworks } from "@/dashboard/client/hooks/use-shown-networks";
-import { useRemoveUrl, useTrackedList, type TrackedListQuery } from "@/dashboard/client/hooks/use-tracked";
-import type { HeadlineNetwork } from "@/dashboard/client/tracked/networks";
-import type { TrackedItem, TrackedSort } from "@/dashboard/client/tracked/types";
+import { useRemoveUrl, useTrackedList, useTrackedStatus } from "@/dashboard/client/hooks/use-tracked";
+import { changeList, TRACKED_PAGE_SIZE, type ListParams } from "@/dashboard/client/tracked/list-params";
+import type { TrackedItem } from "@/dashboard/client/tracked/types";
+import { displayUrl } from "@/lib/urls/display-url";
 import { ConfirmDialog } from "../whitelist/confirm-dialog";
-import { SortHeader, type Ordering } from "./sort-header";
-import { tableMinRem, trackedColumns } from "./tracked-columns";
-import { ROW_HEIGHT, TrackedRow } from "./tracked-row";
-
-/** The next page is asked for when the last row drawn is this close to the end of the loaded ones. */
-const PREFETCH_ROWS = 50;
-const SEARCH_DEBOUNCE_MS = 300;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
+import { ListPager } from "./list-pager";
+import { ListSearch } from "./list-search";
+import { SelectionBar } from "./selection-bar";
+import { TrackedGrid } from "./tracked-grid";
 
 /**
- * The account's tracked URLs, however many: pages of 200 load as the reader scrolls near the end, and only the
- * rows in view are in the DOM. Sorting and searching happen on the server, over every tracked URL.
+ * The account's tracked URLs, a page of 100 at a time, sorted, filtered and searched on the server over every
+ * tracked URL. Sort, filter, search and page live in the page's address (useListParams). Rows selected on any
+ * page can be exported or removed together.
  */
 export function TrackedTable() {
-  const [ordering, setOrdering] = useState<Ordering>({ sort: "added", order: "desc" });
-  const [search, setSearch] = useState("");
-  const q = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
-  const [filter, setFilter] = useState<TrackedListQuery["filter"]>("");
-  const list = useTrackedList({ ...ordering, q, filter });
+  const { params, go, href } = useListParams();
+  const { sort, order, q, filter, page } = params;
+  const list = useTrackedList({ sort, order, q, filter });
   const networks = useShownNetworks();
-  const rows = useMemo(() => list.data?.pages.flatMap((page) => page.data) ?? [], [list.data]);
+  const status = useTrackedStatus();
   const remove = useRemoveUrl();
   const [removing, setRemoving] = useState<string | null>(null);
+  const [selected, setSelected] = useState<ReadonlyMap<string, TrackedItem>>(new Map());
   const scroller = useRef<HTMLDivElement>(null);
 
-  // Another order or search starts at its top (in a block: newer browsers' scrollTo returns a promise, not a cleanup).
+  const pages = list.data?.pages ?? [];
+  const rows = useMemo(() => pages[page - 1]?.data ?? [], [pages, page]);
+  const settled = list.isSuccess && !list.isPlaceholderData;
+  // The API pages by cursor: a page past those loaded (Next, a shared link) is reached through the ones before it.
+  const walking = settled && pages.length < page && list.hasNextPage;
+  // Not while the loaded pages are asked again (a new URL's first count): that would be cancelled, or cancel it.
+  const { isFetching, isFetchNextPageError, fetchNextPage } = list;
+  useEffect(() => {
+    if (walking && !isFetching && !isFetchNextPageError) void fetchNextPage();
+  }, [walking, isFetching, isFetchNextPageError, fetchNextPage]);
+  const pastEnd = settled && pages.length < page && !list.hasNextPage;
+  // How many rows in all: the tracked count without a search or filter, or what the pages hold once the last is loaded.
+  const loadedRows = (pages.length - 1) * TRACKED_PAGE_SIZE + (pages.at(-1)?.data.length ?? 0);
+  const total = !q && !filter && status.isSuccess ? status.data.tracked : settled && !list.hasNextPage ? loadedRows : null;
+
+  // Another page, order, filter or search starts at its top (in a block: newer browsers' scrollTo returns a promise).
   useEffect(() => {
     scroller.current?.scrollTo({ top: 0 });
-  }, [ordering, q, filter]);
+  }, [params]);
 
-  function sortBy(sort: TrackedSort) {
-    setOrdering((current) => ({ sort, order: current.sort === sort && current.order === "desc" ? "asc" : "desc" }));
+  const change = (next: Parameters<typeof changeList>[1]) => go(changeList(params, next), "push");
+  const search = useCallback((text: string) => go(changeList(params, { q: text }), "replace"), [go, params]);
+
+  function toggle(row: TrackedItem) {
+    setSelected((current) => {
+      const next = new Map(current);
+      if (!next.delete(row.url)) next.set(row.url, row);
+      return next;
+    });
+  }
+
+  function togglePage() {
+    const all = rows.every((row) => selected.has(row.url));
+    setSelected((current) => {
+      const next = new Map(current);
+      for (const row of rows) {
+        if (all) next.delete(row.url);
+        else next.set(row.url, row);
+      }
+      return next;
+    });
+  }
+
+  function dropSelected(urls: readonly string[]) {
+    setSelected((current) => {
+      const next = new Map(current);
+      for (const url of urls) next.delete(url);
+      return next;
+    });
   }
 
   function confirmRemove() {
     const url = removing!;
     setRemoving(null);
-    remove.mutate(url, { onSuccess: () => scroller.current?.focus() });
+    remove.mutate(url, {
+      onSuccess: () => {
+        dropSelected([url]);
+        scroller.current?.focus();
+      },
+    });
   }
 
+  const onPage = rows.filter((row) => selected.has(row.url)).length;
   return (
     <Card
       title="Tracked URLs"
@@ -66,7 +102,7 @@ export function TrackedTable() {
         <div className="flex w-full flex-wrap gap-2 sm:w-auto">
           <select
             value={filter}
-            onChange={(event) => setFilter(event.target.value as TrackedListQuery["filter"])}
+            onChange={(event) => change({ filter: event.target.value as ListParams["filter"] })}
             aria-label="Show"
             className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
             data-testid="tracked-filter"
@@ -75,18 +111,13 @@ export function TrackedTable() {
             <option value="growing">Growing this week</option>
             <option value="uncounted">Not counted yet</option>
           </select>
-          <input
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            aria-label="Search tracked URLs"
-            placeholder="Search URLs"
-            maxLength={200}
-            className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-1.5 text-sm sm:w-64 sm:flex-none"
-          />
+          <ListSearch q={q} onSearch={search} />
         </div>
       }
     >
+      {networks.shown && (
+        <SelectionBar selected={[...selected.values()]} networks={networks.shown} onClear={() => setSelected(new Map())} onRemoved={dropSelected} />
+      )}
       {remove.isError && (
         <div className="mb-3">
           <ErrorState message={`The URL could not be removed: ${remove.error.message}`} />
@@ -96,50 +127,55 @@ export function TrackedTable() {
         <ErrorState message={list.error.message} onRetry={() => void list.refetch()} />
       ) : !networks.shown && networks.isError ? (
         <ErrorState message={`The networks to show could not be loaded: ${networks.error?.message}`} onRetry={() => void networks.refetch()} />
-      ) : list.isPending || !networks.shown ? (
+      ) : list.isPending || !networks.shown || (rows.length === 0 && walking) ? (
         <LoadingState label="Loading tracked URLs…" className="h-64" />
+      ) : pastEnd && page > 1 ? (
+        <EmptyState>
+          <p>Page {formatNumber(page)} is past the end of the list.</p>
+          <a
+            href={href({ ...params, page: 1 })}
+            onClick={(event) => {
+              event.preventDefault();
+              change({ page: 1 });
+            }}
+            className="mt-1 inline-block font-medium text-brand-700 underline"
+          >
+            Go to the first page
+          </a>
+        </EmptyState>
       ) : rows.length === 0 ? (
-        q || filter ? (
-          <EmptyState>
-            No tracked URL {filter === "growing" ? "grew this week" : filter === "uncounted" ? "waits for its first count" : ""}
-            {filter && q ? " and " : ""}
-            {q ? <>contains “{q}”</> : null}.
-          </EmptyState>
-        ) : (
-          <EmptyState>
-            <p>No URLs are tracked yet.</p>
-            <p className="mt-1">
-              <a href="#add-urls" className="font-medium text-brand-700 underline">
-                Add some above
-              </a>{" "}
-              — paste them, upload a file, or import a sitemap or feed — and their counts are kept from then on.
-            </p>
-          </EmptyState>
-        )
+        <NoRows q={q} filter={filter} />
       ) : (
         <>
-          <VirtualRows
+          <TrackedGrid
             rows={rows}
+            firstIndex={(page - 1) * TRACKED_PAGE_SIZE}
+            total={total}
             networks={networks.shown}
             scroller={scroller}
-            ordering={ordering}
-            onSort={sortBy}
+            ordering={{ sort, order }}
+            onSort={(column) => change({ sort: column })}
+            selected={selected}
+            selection={{ state: onPage === 0 ? "none" : onPage === rows.length ? "all" : "some", onToggle: togglePage }}
+            onSelect={toggle}
             onRemove={setRemoving}
-            complete={!list.hasNextPage}
             busy={list.isPlaceholderData}
-            onNearEnd={() => {
-              if (list.hasNextPage && !list.isFetchingNextPage && !list.isFetchNextPageError) void list.fetchNextPage();
-            }}
           />
-          <div className="mt-2 min-h-5 text-sm text-slate-600" aria-live="polite">
-            {list.isFetchNextPageError ? (
-              <ErrorState message={`More URLs could not be loaded: ${list.error?.message}`} onRetry={() => void list.fetchNextPage()} />
-            ) : list.isFetchingNextPage ? (
-              "Loading more URLs…"
-            ) : (
-              `${formatNumber(rows.length)}${list.hasNextPage ? "+" : ""} URL${rows.length === 1 ? "" : "s"}${q ? ` containing “${q}”` : ""}`
-            )}
+          <div className="mt-2 flex flex-wrap items-center justify-between gap-2">
+            <p className="text-sm text-slate-600" aria-live="polite" data-testid="list-range">
+              {formatNumber((page - 1) * TRACKED_PAGE_SIZE + 1)}–{formatNumber((page - 1) * TRACKED_PAGE_SIZE + rows.length)}
+              {total !== null && ` of ${formatNumber(total)}`} URL{total === 1 ? "" : "s"}
+              {q ? ` containing “${q}”` : ""}
+            </p>
+            <ListPager
+              page={page}
+              pages={total === null ? null : Math.max(1, Math.ceil(total / TRACKED_PAGE_SIZE))}
+              hasNext={pages.length > page || Boolean(list.hasNextPage)}
+              hrefOf={(to) => href({ ...params, page: to })}
+              onGo={(to) => change({ page: to })}
+            />
           </div>
+          {list.isFetchNextPageError && <ErrorState message={`The next page could not be loaded: ${list.error?.message}`} onRetry={() => void list.fetchNextPage()} />}
         </>
       )}
       <ConfirmDialog
@@ -149,94 +185,32 @@ export function TrackedTable() {
         onConfirm={confirmRemove}
         onCancel={() => setRemoving(null)}
       >
-        <p className="break-all font-medium">{removing}</p>
+        <p className="break-all font-medium">{removing && displayUrl(removing)}</p>
         <p className="mt-2">It is no longer refreshed for this account and leaves this list. You can track it again at any time.</p>
       </ConfirmDialog>
     </Card>
   );
 }
 
-function VirtualRows({
-  rows,
-  networks,
-  scroller,
-  ordering,
-  onSort,
-  onRemove,
-  onNearEnd,
-  complete,
-  busy,
-}: {
-  rows: TrackedItem[];
-  /** The networks the account shows: a column each. */
-  networks: readonly HeadlineNetwork[];
-  scroller: RefObject<HTMLDivElement | null>;
-  ordering: Ordering;
-  onSort: (sort: TrackedSort) => void;
-  onRemove: (url: string) => void;
-  onNearEnd: () => void;
-  /** Every page is loaded, so the row count is known. */
-  complete: boolean;
-  /** Showing the last rows while another sort or search loads. */
-  busy: boolean;
-}) {
-  const now = useNow();
-  const columns = useMemo(() => trackedColumns(networks), [networks]);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
-  const items = virtualizer.getVirtualItems();
-  const before = items[0]?.start ?? 0;
-  const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
-  const lastDrawn = items.at(-1)?.index ?? -1;
-
-  useEffect(() => {
-    if (lastDrawn >= rows.length - PREFETCH_ROWS) onNearEnd();
-  }, [lastDrawn, rows.length, onNearEnd]);
-
+function NoRows({ q, filter }: { q: string; filter: ListParams["filter"] }) {
+  if (!q && !filter) {
+    return (
+      <EmptyState>
+        <p>No URLs are tracked yet.</p>
+        <p className="mt-1">
+          <a href="#add-urls" className="font-medium text-brand-700 underline">
+            Add some above
+          </a>{" "}
+          — paste them, upload a file, or import a sitemap or feed — and their counts are kept from then on.
+        </p>
+      </EmptyState>
+    );
+  }
   return (
-    <div
-      ref={scroller}
-      role="region"
-      aria-label="Tracked URLs (scrollable)"
-      aria-busy={busy}
-      tabIndex={0}
-      // Positioned, so the cells' screen-reader text (absolutely placed) is clipped here rather than widening the page.
-      className={`relative max-h-[36rem] overflow-auto rounded-md border border-slate-200 ${busy ? "opacity-60" : ""}`}
-    >
-      <table
-        className="w-full table-fixed border-collapse text-sm"
-        style={{ minWidth: `${tableMinRem(columns)}rem` }}
-        aria-rowcount={complete ? rows.length + 1 : -1}
-        data-testid="tracked-table"
-      >
-        <colgroup>
-          {columns.map((column) => (
-            // The URL's column takes what the others leave.
-            <col key={column.key} style={column.key === "url" ? undefined : { width: `${column.rem}rem` }} />
-          ))}
-        </colgroup>
-        <SortHeader columns={columns} ordering={ordering} onSort={onSort} />
-        <tbody>
-          {before > 0 && (
-            <tr aria-hidden="true">
-              <td colSpan={columns.length} style={{ height: before }} />
-            </tr>
-          )}
-          {items.map((item) => {
-            const row = rows[item.index]!;
-            return <TrackedRow key={row.url} row={row} index={item.index} networks={networks} now={now} onRemove={onRemove} />;
-          })}
-          {after > 0 && (
-            <tr aria-hidden="true">
-              <td colSpan={columns.length} style={{ height: after }} />
-            </tr>
-          )}
-        </tbody>
-      </table>
-    </div>
+    <EmptyState>
+      No tracked URL {filter === "growing" ? "grew this week" : filter === "uncounted" ? "waits for its first count" : ""}
+      {filter && q ? " and " : ""}
+      {q ? <>contains “{q}”</> : null}.
+    </EmptyState>
   );
 }

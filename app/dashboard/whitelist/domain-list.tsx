@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/states";
-import { addEntry, removeEntry } from "@/dashboard/client/whitelist-editor";
+import { addEntry, displayEntry, removeEntry } from "@/dashboard/client/whitelist-editor";
 
 export function DomainList({
   domains,
@@ -41,14 +41,15 @@ export function DomainList({
       return;
     }
     const typed = entry.trim();
+    const shown = displayEntry(result.domain);
     setEntry("");
     setReason(null);
-    onChange(result.domains, typed.toLowerCase() === result.domain ? `Added ${result.domain}.` : `Added "${typed}" as ${result.domain}.`);
+    onChange(result.domains, typed.toLowerCase() === shown ? `Added ${shown}.` : `Added "${typed}" as ${shown}.`);
   };
 
   const remove = (domain: string) => {
     focusAfterRemoval.current = domains.indexOf(domain);
-    onChange(removeEntry(domains, domain), `Removed ${domain}.`);
+    onChange(removeEntry(domains, domain), `Removed ${displayEntry(domain)}.`);
   };
 
   const savedSet = new Set(saved);
@@ -100,13 +101,14 @@ export function DomainList({
           <ul ref={listRef} aria-label="Whitelisted domains" className="divide-y divide-slate-100 rounded-md border border-slate-200">
             {domains.map((domain) => (
               <li key={domain} className="flex items-center justify-between gap-3 px-3 py-2">
-                <span className="min-w-0 break-all font-mono text-sm">
-                  {domain}
+                {/* Shown in Unicode; the stored ASCII form on hover. */}
+                <span className="min-w-0 break-all font-mono text-sm" title={displayEntry(domain) === domain ? undefined : domain}>
+                  {displayEntry(domain)}
                   {!savedSet.has(domain) && (
                     <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 font-sans text-xs text-brand-700">not saved</span>
                   )}
                 </span>
-                <Button onClick={() => remove(domain)} aria-label={`Remove ${domain}`} className="shrink-0 py-1">
+                <Button onClick={() => remove(domain)} aria-label={`Remove ${displayEntry(domain)}`} className="shrink-0 py-1">
                   Remove
                 </Button>
               </li>

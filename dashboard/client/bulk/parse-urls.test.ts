@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseUserUrl } from "../../../lib/urls/user-url.ts";
 import { excessOverLimit, formatOfFile, parseUrlList, planFitting } from "./parse-urls.ts";
 
 describe("parseUrlList: one URL per line", () => {
@@ -81,6 +82,24 @@ describe("parseUrlList: whitelist", () => {
 
   it("ignores a whitelist that is not enforced", () => {
     expect(parseUrlList("https://evil.com/", "lines", { enabled: false, domains: [] }).urls).toEqual(["https://evil.com/"]);
+  });
+});
+
+describe("parseUrlList: URLs to track (parseUserUrl)", () => {
+  it("reads a bare host or host/path as https, and counts it once with its https form", () => {
+    const list = parseUrlList("example.org/page\nhttps://example.org/page\nexample.org\nsomeone@example.org", "lines", null, parseUserUrl);
+    expect(list.urls).toEqual(["example.org/page", "example.org"]);
+    expect(list.duplicates).toBe(1);
+    expect(list.invalid).toEqual([expect.objectContaining({ line: 4, value: "someone@example.org" })]);
+  });
+
+  it("takes a first CSV row of bare hosts as URLs, not as a header", () => {
+    expect(parseUrlList("a.com,x\nb.com/page,y\n", "csv", null, parseUserUrl).urls).toEqual(["a.com", "b.com/page"]);
+    expect(parseUrlList("url,note\na.com,x\n", "csv", null, parseUserUrl).urls).toEqual(["a.com"]);
+  });
+
+  it("leaves a bulk job's rule as it was: a URL needs its scheme", () => {
+    expect(parseUrlList("example.org/page", "lines").invalid).toHaveLength(1);
   });
 });
 

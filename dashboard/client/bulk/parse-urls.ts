@@ -1,5 +1,6 @@
 import Papa from "papaparse";
 import { parseCountUrl } from "../../../lib/urls/count-url.ts";
+import type { UrlRule } from "../../../lib/urls/user-url.ts";
 import { UrlListReader, type WhitelistRule } from "../../../lib/bulk/url-list.ts";
 
 export type { WhitelistRule } from "../../../lib/bulk/url-list.ts";
@@ -48,10 +49,10 @@ function lineEntries(text: string): Entry[] {
  * The URL column of a CSV: a header cell named `url` picks its column; otherwise the first column. The first
  * row is a header when none of its cells is a URL, so a header-less list of URLs loses no row.
  */
-function csvEntries(text: string): Entry[] {
+function csvEntries(text: string, rule: UrlRule): Entry[] {
   const rows = Papa.parse<string[]>(text, { header: false }).data;
   const first = rows[0] ?? [];
-  const hasHeader = first.length > 0 && !first.some((cell) => parseCountUrl(cell).ok);
+  const hasHeader = first.length > 0 && !first.some((cell) => rule(cell).ok);
   const named = hasHeader ? first.findIndex((cell) => cell.trim().toLowerCase() === "url") : -1;
   const column = Math.max(named, 0);
   const entries: Entry[] = [];
@@ -62,10 +63,11 @@ function csvEntries(text: string): Entry[] {
   return entries;
 }
 
-export function parseUrlList(text: string, format: UrlListFormat, whitelist?: WhitelistRule): UrlList {
+/** `rule`: a bulk job's (the default), or parseUserUrl for URLs to track. */
+export function parseUrlList(text: string, format: UrlListFormat, whitelist?: WhitelistRule | null, rule: UrlRule = parseCountUrl): UrlList {
   const body = stripBom(text);
-  const entries = format === "csv" ? csvEntries(body) : lineEntries(body);
-  const reader = new UrlListReader(whitelist ?? null);
+  const entries = format === "csv" ? csvEntries(body, rule) : lineEntries(body);
+  const reader = new UrlListReader(whitelist ?? null, rule);
   const list: UrlList = { urls: [], invalid: [], duplicates: 0, outsideWhitelist: 0 };
   for (const entry of entries) {
     const verdict = reader.read(entry.value);

@@ -25,11 +25,11 @@ import type {
   TrackedStatus,
   TrackedUrlDetail,
 } from "../tracked/types.ts";
+import { TRACKED_PAGE_SIZE } from "../tracked/list-params.ts";
 import { historyPath, type UrlView } from "../tracked/url-view.ts";
 
 /** The tracked URLs' data: the list, the account's slots, additions and imports, one URL's detail and history. */
 
-const TRACKED_PAGE_SIZE = 200;
 /** A new URL is counted within a minute; until then the views that show it ask again this often. */
 const FIRST_COUNT_POLL_MS = 3_000;
 const IMPORT_POLL_MS = 1_000;
@@ -57,9 +57,9 @@ export const trackedKeys = {
 };
 
 /**
- * After URLs were added: every tracked view is out of date. A list refetches each page it has loaded, which
- * after scrolling through 50,000 URLs is 250 requests, so only its first page is kept and the rest load again
- * on scroll.
+ * After URLs were added or removed: every tracked view is out of date. A list refetches each page it has loaded,
+ * which after paging through 50,000 URLs is 500 requests, so only its first page is kept and the rest load
+ * again when shown.
  */
 function refreshTracked(queryClient: QueryClient) {
   queryClient.setQueriesData<TrackedPages>(
@@ -85,7 +85,7 @@ function awaitingFirstCount(data: TrackedPages | undefined): boolean {
   return data !== undefined && data.pages.length <= 2 && data.pages.some((page) => page.data.some((row) => row.last_refreshed_at === null));
 }
 
-/** The account's tracked URLs, 200 a page through the API's cursor, in the order and with the search asked for. */
+/** The account's tracked URLs, a page at a time through the API's cursor, in the order and with the search asked for. */
 export function useTrackedList(query: TrackedListQuery) {
   return useInfiniteQuery({
     queryKey: trackedKeys.list(query),
@@ -188,11 +188,50 @@ export function useRemoveUrl() {
   });
 }
 
+/** URLs removed at a time: a selection of hundreds goes in a few seconds without a burst of hundreds of requests. */
+const REMOVE_CONCURRENCY = 4;
+
+export interface RemoveOutcome {
+  removed: string[];
+  failed: { url: string; message: string }[];
+}
+
+/**
+ * Stops tracking several URLs (the list's selection), a few at a time; `onProgress` hears how many were done.
+ * One that is no longer tracked counts as removed. The lists load again after, so their pages line up.
+ */
+export function useRemoveUrls() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ urls, onProgress }: { urls: readonly string[]; onProgress?: (done: number) => void }): Promise<RemoveOutcome> => {
+      const outcome: RemoveOutcome = { removed: [], failed: [] };
+      for (let at = 0; at < urls.length; at += REMOVE_CONCURRENCY) {
+        const batch = urls.slice(at, at + REMOVE_CONCURRENCY);
+        const settled = await Promise.allSettled(batch.map((url) => fetchJson(`/api/dashboard/tracked?url=${encodeURIComponent(url)}`, { method: "DELETE" })));
+        settled.forEach((result, i) => {
+          const url = batch[i]!;
+          if (result.status === "fulfilled" || isNotTracked(result.reason)) outcome.removed.push(url);
+          else outcome.failed.push({ url, message: result.reason instanceof Error ? result.reason.message : String(result.reason) });
+        });
+        onProgress?.(at + batch.length);
+      }
+      return outcome;
+    },
+    onSettled: () => refreshTracked(queryClient),
+  });
+}
+
 /** The account does not track it (or it is no countable URL): the page says so instead of an error. */
 export const isNotTracked = (error: unknown) =>
   error instanceof DashboardError && (error.code === "tracked_url_not_found" || error.code === "invalid_url");
 
 const awaitingCount = (detail: TrackedUrlDetail) => detail.last_refreshed_at === null || detail.forms.some((form) => form.observed_at === null);
+
+const trackedUrlQuery = (url: string) => ({
+  queryKey: trackedKeys.detail(url),
+  queryFn: () => fetchJson<TrackedUrlDetail>(`/api/dashboard/tracked/url?url=${encodeURIComponent(url)}`),
+  retry: (failures: number, error: Error) => !isNotTracked(error) && failures < 1,
+});
 
 /**
  * One tracked URL: counts, refresh times, aliases and each counted form. Asked for often while the URL or a
@@ -200,12 +239,13 @@ const awaitingCount = (detail: TrackedUrlDetail) => detail.last_refreshed_at ===
  */
 export function useTrackedUrl(url: string) {
   return useQuery({
-    queryKey: trackedKeys.detail(url),
-    queryFn: () => fetchJson<TrackedUrlDetail>(`/api/dashboard/tracked/url?url=${encodeURIComponent(url)}`),
-    retry: (failures, error) => !isNotTracked(error) && failures < 1,
+    ...trackedUrlQuery(url),
     refetchInterval: (q) => (q.state.data === undefined ? false : awaitingCount(q.state.data) ? FIRST_COUNT_POLL_MS : 60_000),
   });
 }
+
+/** Whether the account tracks a URL (an error isNotTracked says it does not): asked once, and again after additions. */
+export const useIsTracked = (url: string) => useQuery(trackedUrlQuery(url));
 
 /** Replaces the URL's aliases; the detail is loaded again, since its forms and totals change with them. */
 export function useSaveAliases(url: string) {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { requireAccount } from "@/dashboard/server/auth/current-account";
 import { parseUrlView, shortUrl } from "@/dashboard/client/tracked/url-view";
+import { displayUrl } from "@/lib/urls/display-url";
 import { NotTracked } from "./not-tracked";
 import { UrlViewClient } from "./url-view-client";
 
@@ -10,7 +11,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
   const { url } = parseUrlView(await searchParams);
   if (!url) return { title: "URL" };
-  const { site, rest } = shortUrl(url);
+  const { site, rest } = shortUrl(displayUrl(url));
   return { title: `${site}${rest}` };
 }
 

@@ -11,6 +11,7 @@ import { isNotTracked, useSaveAliases, useTrackedUrl } from "@/dashboard/client/
 import type { HeadlineNetwork } from "@/dashboard/client/tracked/networks";
 import type { TrackedUrlDetail } from "@/dashboard/client/tracked/types";
 import { urlViewHref, type UrlView } from "@/dashboard/client/tracked/url-view";
+import { displayUrl } from "@/lib/urls/display-url";
 import { NetworkBanner } from "../../network-banner";
 import { Change, Count } from "../counts";
 import { AliasesEditor } from "./aliases-editor";
@@ -84,7 +85,7 @@ function Header({ item, networks }: { item: TrackedUrlDetail; networks: readonly
       <BackLink />
       <h1 className="mt-1 text-xl font-semibold break-all">
         <a href={item.url} target="_blank" rel="noopener noreferrer" className="hover:underline">
-          {item.url}
+          {displayUrl(item.url)}
           <span aria-hidden="true" className="ml-1 text-base text-slate-500">
             ↗
           </span>
