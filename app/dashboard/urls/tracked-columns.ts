@@ -53,7 +53,7 @@ export function trackedColumns(networks: readonly HeadlineNetwork[]): Column[] {
  * fill the screen); the URL's cell starts where the checkbox's (2.5rem) ends.
  */
 export const STICKY_SELECT_CELL = "sm:sticky sm:left-0 sm:z-[1]";
-export const STICKY_URL_CELL = "sm:sticky sm:left-10 sm:z-[1] sm:shadow-[inset_-1px_0_0_#e2e8f0]";
+export const STICKY_URL_CELL = "sm:sticky sm:left-10 sm:z-[1] sm:shadow-[inset_-1px_0_0_var(--color-slate-200)]";
 
 /** The least width the table is drawn at; narrower screens scroll it sideways inside its own region. */
 export const tableMinRem = (columns: readonly Column[]) => columns.reduce((sum, column) => sum + column.rem, 0);
