@@ -1,8 +1,11 @@
+import dynamic from "next/dynamic";
 import type { ReactNode } from "react";
 import type { LookupAnswer, NetworksLookupAnswer } from "@/dashboard/client/answers";
 import { formatCount, formatDuration, parseStaleHeader } from "@/dashboard/client/format";
 import { networkLookupRows, type EndpointLookup } from "@/dashboard/client/lookup";
-import { LookupTrack } from "./lookup-track";
+
+// Shown only under a lookup's answer: its tracking hooks load with the first answer, not with the overview.
+const LookupTrack = dynamic(() => import("./lookup-track").then((module) => module.LookupTrack));
 
 const CACHE_MEANING: Record<string, string> = {
   HIT: "served from the cache",

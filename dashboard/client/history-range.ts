@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_URL_LENGTH } from "../../lib/urls/count-url.ts";
+import { MAX_URL_LENGTH } from "../../lib/urls/url-length.ts";
 
 /** The ranges a URL's history page offers; the range and interval live in the page's URL. */
 export const HISTORY_RANGES = [7, 30, 90, 365] as const;

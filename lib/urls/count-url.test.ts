@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_URL_LENGTH, parseCountUrl } from "./count-url.ts";
+import { parseCountUrl } from "./count-url.ts";
+import { MAX_URL_LENGTH } from "./url-length.ts";
 
 function accepted(input: string) {
   const result = parseCountUrl(input);

@@ -1,11 +1,11 @@
 import { publicHost } from "./public-host.ts";
+import { MAX_URL_LENGTH } from "./url-length.ts";
 
 /**
  * Which URLs can be counted, and the one normalized form they are cached and counted under.
  * Runs in the browser too (the dashboard checks bulk files before upload), so only web-standard APIs.
  */
 
-export const MAX_URL_LENGTH = 2048;
 
 export type CountUrlResult = { ok: true; url: URL; normalized: string } | { ok: false; reason: string };
 

@@ -29,7 +29,7 @@ const MAX_HOST_LENGTH = 253;
 /** The WHATWG "ends in a number" rule: such a host is read as an IPv4 address, or is no host at all. */
 const NUMERIC_LABEL = /^(?:\d+|0x[0-9a-f]*)$/;
 
-/** The WHATWG URL standard's domain-to-ASCII settings, read back: what a valid name decodes under (display-url.ts too). */
+/** The WHATWG URL standard's domain-to-ASCII settings, read back: what a valid name decodes under. */
 export const IDNA = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3ASCIIRules: false, transitionalProcessing: false };
 
 const NOT_PUBLIC = "the URL must name a public host (such as example.com), not localhost, a private network or a loopback, link-local or reserved address";

@@ -1,4 +1,4 @@
-import { MAX_URL_LENGTH } from "../../lib/urls/count-url.ts";
+import { MAX_URL_LENGTH } from "../../lib/urls/url-length.ts";
 
 /**
  * Where a sitemap or feed reader puts the URLs it finds, as it finds them: the import behind it adds them a

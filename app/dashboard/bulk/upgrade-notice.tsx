@@ -1,5 +1,5 @@
 import { Card } from "@/components/ui/card";
-import type { BulkPlan } from "@/dashboard/client/bulk/parse-urls";
+import type { BulkPlan } from "@/dashboard/client/bulk/plan-fit";
 import { formatCount } from "./progress";
 
 /** What a plan without bulk jobs would need: the plans that have them, smallest first. */

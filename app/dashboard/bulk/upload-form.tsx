@@ -4,10 +4,12 @@ import { useRouter } from "next/navigation";
 import { useDeferredValue, useId, useMemo, useRef, useState, type DragEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { excessOverLimit, formatOfFile, parseUrlList, planFitting, type UrlList } from "@/dashboard/client/bulk/parse-urls";
+import type { UrlList } from "@/dashboard/client/bulk/parse-urls";
+import { excessOverLimit, planFitting } from "@/dashboard/client/bulk/plan-fit";
 import type { BulkOverview } from "@/dashboard/client/bulk/types";
 import { jobNameProblem, MAX_JOB_NAME_LENGTH } from "@/lib/bulk/job-name";
 import { useSubmitBulkJob } from "@/dashboard/client/hooks/use-bulk-jobs";
+import { useUrlReader } from "@/dashboard/client/hooks/use-url-reader";
 import { formatCount } from "./progress";
 
 /** Far above 10,000 URLs of 2,048 characters: anything bigger is not a list of URLs, and would stall the tab. */
@@ -35,16 +37,16 @@ export function UploadForm({ overview }: { overview: BulkOverview }) {
   const deferredPasted = useDeferredValue(pasted);
   const ids = { hint: useId(), paste: useId(), summary: useId(), name: useId(), nameNote: useId() };
 
-  const list = useMemo(
-    () =>
-      file
-        ? parseUrlList(file.text, formatOfFile(file.name), overview.whitelist)
-        : parseUrlList(deferredPasted, "lines", overview.whitelist),
-    [file, deferredPasted, overview.whitelist],
-  );
+  const reader = useUrlReader();
+  const list = useMemo(() => {
+    if (!reader) return NOTHING_READ;
+    return file
+      ? reader.parseUrlList(file.text, reader.formatOfFile(file.name), overview.whitelist)
+      : reader.parseUrlList(deferredPasted, "lines", overview.whitelist);
+  }, [reader, file, deferredPasted, overview.whitelist]);
   const limit = overview.plan.bulkBatchLimit;
   const excess = excessOverLimit(list.urls.length, limit);
-  const hasInput = file !== null || deferredPasted.trim().length > 0;
+  const hasInput = reader !== null && (file !== null || deferredPasted.trim().length > 0);
 
   async function load(chosen: File | undefined) {
     if (!chosen) return;
@@ -251,3 +253,6 @@ function ListSummary({ list, overview, excess, id }: { list: UrlList; overview: 
     </div>
   );
 }
+
+/** What the form shows until the URL reader has arrived (a moment after the page draws). */
+const NOTHING_READ: UrlList = { urls: [], invalid: [], duplicates: 0, outsideWhitelist: 0 };

@@ -1,9 +1,9 @@
 "use client";
 
 import { useDeferredValue, useId, useMemo, useRef, useState } from "react";
-import { formatOfFile, parseUrlList, type UrlList } from "@/dashboard/client/bulk/parse-urls";
+import type { UrlList } from "@/dashboard/client/bulk/parse-urls";
 import { formatNumber } from "@/dashboard/client/format";
-import { parseUserUrl } from "@/lib/urls/user-url";
+import { loadUrlReader, useUrlReader } from "@/dashboard/client/hooks/use-url-reader";
 import { TrackList } from "./track-list";
 
 /** The largest plan tracks 500,000 URLs; a file much bigger than that many URLs is not a list of URLs. */
@@ -14,7 +14,8 @@ export function PastePanel() {
   const [text, setText] = useState("");
   // Typing into a long paste re-reads it; the deferred value keeps keystrokes responsive.
   const deferred = useDeferredValue(text);
-  const list = useMemo(() => parseUrlList(deferred, "lines", null, parseUserUrl), [deferred]);
+  const reader = useUrlReader();
+  const list = useMemo(() => (reader ? reader.parseUrlList(deferred, "lines", null, reader.parseUserUrl) : EMPTY_LIST), [reader, deferred]);
   const id = useId();
   return (
     <>
@@ -34,7 +35,7 @@ export function PastePanel() {
       <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
         Without http:// or https://, https:// is added (example.com/post is https://example.com/post).
       </p>
-      <TrackList list={list} hasInput={deferred.trim().length > 0} onTracked={() => setText("")} />
+      <TrackList list={list} hasInput={reader !== null && deferred.trim().length > 0} onTracked={() => setText("")} />
     </>
   );
 }
@@ -57,7 +58,8 @@ export function FilePanel() {
     if (!ACCEPTED_FILE.test(chosen.name)) return setError(`"${chosen.name}" is not a .txt or .csv file. Save a spreadsheet as CSV first.`);
     if (chosen.size > MAX_FILE_BYTES) return setError(`"${chosen.name}" is too big for a list of URLs (${formatNumber(Math.round(chosen.size / 1048576))} MB).`);
     try {
-      setFile({ name: chosen.name, list: parseUrlList(await chosen.text(), formatOfFile(chosen.name), null, parseUserUrl) });
+      const reader = await loadUrlReader();
+      setFile({ name: chosen.name, list: reader.parseUrlList(await chosen.text(), reader.formatOfFile(chosen.name), null, reader.parseUserUrl) });
     } catch {
       setError(`"${chosen.name}" could not be read.`);
     }

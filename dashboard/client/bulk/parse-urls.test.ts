@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseUserUrl } from "../../../lib/urls/user-url.ts";
-import { excessOverLimit, formatOfFile, parseUrlList, planFitting } from "./parse-urls.ts";
+import { formatOfFile, parseUrlList } from "./parse-urls.ts";
+import { excessOverLimit, planFitting } from "./plan-fit.ts";
 
 describe("parseUrlList: one URL per line", () => {
   it("keeps valid URLs as written, in order, and counts invalid lines and repeats", () => {

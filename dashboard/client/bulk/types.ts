@@ -1,5 +1,6 @@
 import type { NetworkId } from "../../../lib/counts/all-networks.ts";
-import type { BulkPlan, WhitelistRule } from "./parse-urls.ts";
+import type { WhitelistRule } from "./parse-urls.ts";
+import type { BulkPlan } from "./plan-fit.ts";
 import type { BulkResultRow } from "./results.ts";
 
 /** What the dashboard's bulk routes answer (shared by the routes, the pages and the hooks). */

@@ -3,7 +3,7 @@ import { bulkOverview, planBatchLimit } from "@/dashboard/server/bulk-jobs";
 import type { BulkSubmitted } from "@/dashboard/client/bulk/types";
 import { DEFAULT_MAX_BODY_BYTES, signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 import { bulkJobNameSchema } from "@/lib/bulk/job-name";
-import { MAX_URL_LENGTH } from "@/lib/urls/count-url";
+import { MAX_URL_LENGTH } from "@/lib/urls/url-length";
 
 /** The largest batch any plan may have (dedicated); the plan's own limit is the API's to enforce. */
 const MAX_URLS = 10_000;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 import { DashboardError } from "@/dashboard/client/dashboard-error";
 import type { EndpointLookup, LookupEndpoint } from "@/dashboard/client/lookup";
-import { MAX_URL_LENGTH } from "@/lib/urls/count-url";
+import { MAX_URL_LENGTH } from "@/lib/urls/url-length";
 import { displayUrl } from "@/lib/urls/display-url";
 import { parseUserUrl } from "@/lib/urls/user-url";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
-import { MAX_URL_LENGTH } from "@/lib/urls/count-url";
+import { MAX_URL_LENGTH } from "@/lib/urls/url-length";
 import { MAX_TRACKED_PER_REQUEST } from "@/lib/v2/tracked-schemas";
 
 const pageQuery = z.object({

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import type { useSaveAliases } from "@/dashboard/client/hooks/use-tracked";
 import { addAlias, aliasesChanged, MAX_ALIASES, removeAlias } from "@/dashboard/client/tracked/aliases";
+import { loadUrlReader } from "@/dashboard/client/hooks/use-url-reader";
 
 /**
  * The URL's older addresses (after a slug or domain change): their counts are added to its own. Each entry is
@@ -18,8 +19,9 @@ export function AliasesEditor({ url, saved, save }: { url: string; saved: string
   const id = useId();
   const changed = aliasesChanged(saved, draft);
 
-  function add() {
-    const result = addAlias(draft, typed, url);
+  async function add() {
+    const { parseCountUrl } = await loadUrlReader();
+    const result = addAlias(draft, typed, url, parseCountUrl);
     if (!result.ok) return setProblem(result.reason);
     setDraft(result.aliases);
     setTyped("");
@@ -30,7 +32,7 @@ export function AliasesEditor({ url, saved, save }: { url: string; saved: string
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
     if (event.key !== "Enter") return;
     event.preventDefault();
-    add();
+    void add();
   }
 
   return (
@@ -82,7 +84,7 @@ export function AliasesEditor({ url, saved, save }: { url: string; saved: string
             className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
           />
         </div>
-        <Button onClick={add} disabled={draft.length >= MAX_ALIASES}>
+        <Button onClick={() => void add()} disabled={draft.length >= MAX_ALIASES}>
           Add
         </Button>
       </div>

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
-import { MAX_URL_LENGTH } from "@/lib/urls/count-url";
+import { MAX_URL_LENGTH } from "@/lib/urls/url-length";
 
 /** One tracked URL: counts, aliases and the forms breakdown. */
 export const GET = signedInEndpoint({ input: z.object({ url: z.string().max(MAX_URL_LENGTH) }) }, async ({ input, api }) =>
