@@ -78,7 +78,7 @@ export default async function Home() {
           <h2 id="example-title" className="text-base font-semibold">
             A query, and its answer
           </h2>
-          <pre className="mt-2 whitespace-pre-wrap break-all rounded-lg bg-slate-900 p-4 text-sm leading-relaxed text-slate-100" data-testid="api-example">
+          <pre className="mt-2 whitespace-pre-wrap break-all rounded-lg bg-slate-900 dark:bg-slate-50 p-4 text-sm leading-relaxed text-slate-100 dark:text-slate-800" data-testid="api-example">
             <code>
               {`$ ${exampleQuery(origin, "YOUR_API_KEY", "v1.1")}\n`}
               {`{"Pinterest":9,"Facebook":{"total_count":168,"comment_count":53,\n`}

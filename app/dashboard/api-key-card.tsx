@@ -69,7 +69,7 @@ function RollKeyDialog({ open, onClosed, onRolled }: { open: boolean; onClosed: 
         setCopyNotice("");
         onClosed();
       }}
-      className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg bg-white p-5 shadow-xl backdrop:bg-slate-900/50"
+      className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg bg-white p-5 shadow-xl backdrop:bg-slate-900/50 dark:backdrop:bg-slate-50/70"
     >
       {roll.data ? (
         <>

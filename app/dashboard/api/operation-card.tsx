@@ -65,7 +65,7 @@ export function OperationCard({ operation, example }: { operation: Operation; ex
       )}
       <div className="mt-3 flex items-start gap-2">
         <pre
-          className="min-w-0 flex-1 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100"
+          className="min-w-0 flex-1 overflow-x-auto rounded-md bg-slate-900 dark:bg-slate-50 p-3 text-xs text-slate-100 dark:text-slate-800"
           tabIndex={0}
           role="group"
           aria-label={`curl example of ${name}`}

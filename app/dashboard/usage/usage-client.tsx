@@ -165,7 +165,7 @@ function FirstRequest({ origin, apiKeyMask }: { origin: string; apiKeyMask: stri
   return (
     <div className="mx-auto mt-4 max-w-2xl text-left">
       {/* Wrapped, not scrolled: on a phone the key is at the end of the line. */}
-      <pre className="whitespace-pre-wrap break-all rounded-md bg-slate-900 px-3 py-2 text-sm text-slate-100" data-testid="first-request">
+      <pre className="whitespace-pre-wrap break-all rounded-md bg-slate-900 dark:bg-slate-50 px-3 py-2 text-sm text-slate-100 dark:text-slate-800" data-testid="first-request">
         <code>{exampleQuery(origin, key)}</code>
       </pre>
       {apiKeyMask && (

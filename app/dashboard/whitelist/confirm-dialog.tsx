@@ -40,7 +40,7 @@ export function ConfirmDialog({
         event.preventDefault();
         onCancel();
       }}
-      className="fixed inset-0 m-auto h-fit w-[calc(100%-2rem)] max-w-md rounded-lg bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
+      className="fixed inset-0 m-auto h-fit w-[calc(100%-2rem)] max-w-md rounded-lg bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/50 dark:backdrop:bg-slate-50/70"
     >
       <h2 id={`${id}-title`} className="text-base font-semibold">
         {title}
