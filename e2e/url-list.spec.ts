@@ -2,7 +2,7 @@ import fs from "node:fs";
 import Papa from "papaparse";
 import type { Page } from "@playwright/test";
 import { E2E_BASE_URL } from "./env";
-import { api, createAccount, expect, signIn, test, type E2EAccount } from "./fixtures";
+import { api, createAccount, expect, setUsedToday, signIn, test, type E2EAccount } from "./fixtures";
 
 /**
  * The URL list's state in the page's address (back, forward, a shared link, bad values), rows selected for
@@ -215,4 +215,20 @@ test("Lookup's Track obeys the plan's slots, and an invalid URL is refused befor
   await expect(page.getByRole("alert").filter({ hasText: "Not a valid URL" })).toContainText("the URL names a user (is it an email address?)");
   await expect(page.getByLabel("URL", { exact: true })).toHaveAttribute("aria-invalid", "true");
   expect(((await api("/v1.0/quota", account.apiKey)).body as { quota_used_today: number }).quota_used_today).toBe(used);
+});
+
+test("more URLs than fit today: the form asks to add the first that fit, and adds those", async ({ page }) => {
+  const account = createAccount("free");
+  // The free plan's 500 queries a day, 495 of them used: 5 new URLs fit.
+  setUsedToday(account.email, 495);
+  await signIn(page, account);
+  await page.goto("/dashboard/urls");
+  const host = uniqueHost("fits");
+  const urls = Array.from({ length: 8 }, (_, i) => `https://${host}/post-${i}`);
+  await page.getByLabel("URLs, one per line").fill(urls.join("\n"));
+  await expect(page.getByTestId("add-question")).toHaveText("5 of 8 fit: add the first 5?");
+  await page.getByRole("button", { name: "Add the first 5" }).click();
+  await expect(page.getByTestId("add-added")).toHaveText("5");
+  await expect(page.getByTestId("add-over-quota")).toHaveText("3");
+  expect(await trackedUrls(account)).toEqual(urls.slice(0, 5).sort());
 });

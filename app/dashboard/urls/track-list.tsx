@@ -7,7 +7,7 @@ import type { UrlList } from "@/dashboard/client/bulk/parse-urls";
 import { formatNumber } from "@/dashboard/client/format";
 import { useAddUrls } from "@/dashboard/client/hooks/use-tracked";
 import type { TrackAnswer } from "@/dashboard/client/tracked/types";
-import { AddCost } from "./add-cost";
+import { AddCost, useAddFits } from "./add-cost";
 
 const INVALID_SHOWN = 50;
 
@@ -26,13 +26,21 @@ export function TrackList({ list, hasInput, onTracked }: { list: UrlList; hasInp
   }
 
   const count = list.urls.length;
+  // Fewer fit than were read: ask before adding the first ones (the API adds in the list's order).
+  const fits = useAddFits(hasInput ? count : undefined);
+  const partly = fits !== null && fits > 0 && fits < count;
   return (
     <div className="mt-3 space-y-3">
       {hasInput && <ListSummary list={list} id={id} />}
       <AddCost adding={hasInput ? count : undefined} />
+      {partly && (
+        <p className="text-sm font-medium text-slate-900" data-testid="add-question">
+          {formatNumber(fits)} of {formatNumber(count)} fit: add the first {formatNumber(fits)}?
+        </p>
+      )}
       <div className="flex flex-wrap items-center gap-3">
         <Button variant="primary" onClick={track} disabled={count === 0 || add.isPending} aria-describedby={hasInput ? id : undefined}>
-          {add.isPending ? "Tracking…" : `Track ${formatNumber(count)} URL${count === 1 ? "" : "s"}`}
+          {add.isPending ? "Tracking…" : partly ? `Add the first ${formatNumber(fits)}` : `Track ${formatNumber(count)} URL${count === 1 ? "" : "s"}`}
         </Button>
         {add.isPending && sent > 0 && (
           <span role="status" className="text-sm text-slate-700">
