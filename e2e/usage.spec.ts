@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
+import { REFUSAL_COLORS, SERVED_COLOR } from "../app/dashboard/usage/colors";
 import { E2E_BASE_URL } from "./env";
 import { admin, api, backdateAccount, createAccount, expect, setUsedToday, signIn, test, withDatabase, type E2EAccount } from "./fixtures";
 
@@ -213,7 +214,7 @@ test("shows refused queries by reason beside the served ones: totals, chart, tab
   for (const name of ["Served", "Refused: over quota", "Refused: not whitelisted", "Refused: invalid", "Daily quota"]) {
     await expect(page.locator(".recharts-legend-item-text").filter({ hasText: name })).toHaveCount(1);
   }
-  await expect(page.locator(`.recharts-bar-rectangle path[fill="#dc2626"]`)).toHaveCount(1);
+  await expect(page.locator(`.recharts-bar-rectangle path[fill="${REFUSAL_COLORS.quota}"]`)).toHaveCount(1);
   await page.screenshot({ path: test.info().outputPath("usage-refused.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole("application", { name: /^Queries per day/ })).toBeVisible();
@@ -258,8 +259,8 @@ test("a custom date range: checked at the field, kept in the URL, survives reloa
   await expect(bodyRows(page)).toHaveCount(16);
   await expect(page.locator("figcaption")).toHaveText(/^16 queries served/);
   // Two days with queries, none refused: two bars, and no refused segment drawn on them.
-  await expect(page.locator(`.recharts-bar-rectangle path[fill="#0060c1"]`)).toHaveCount(2);
-  await expect(page.locator(`.recharts-bar-rectangle path:not([fill="#0060c1"])`)).toHaveCount(0);
+  await expect(page.locator(`.recharts-bar-rectangle path[fill="${SERVED_COLOR}"]`)).toHaveCount(2);
+  await expect(page.locator(`.recharts-bar-rectangle path:not([fill="${SERVED_COLOR}"])`)).toHaveCount(0);
   await expect(page.getByRole("heading", { name: `${longDate(day(-45))} – ${longDate(day(-30))}` })).toBeVisible();
   for (const preset of ["7 days", "30 days", "90 days"]) await expect(page.getByRole("button", { name: preset })).toHaveAttribute("aria-pressed", "false");
   await page.screenshot({ path: test.info().outputPath("usage-custom-range.png"), fullPage: true });

@@ -65,7 +65,7 @@ export function FormsTable({ detail, networks }: { detail: TrackedUrlDetail; net
                   {networks.map((network) => (
                     <td
                       key={network.key}
-                      className={`px-4 py-2 text-right tabular-nums ${network.key === "facebook" && !form.facebook_counted ? "text-slate-400 line-through" : ""}`}
+                      className={`px-4 py-2 text-right tabular-nums ${network.key === "facebook" && !form.facebook_counted ? "text-slate-500 line-through" : ""}`}
                     >
                       {form.observed_at === null ? <NotYet /> : <Count value={headlineCount(form.networks, network.key)} />}
                     </td>
