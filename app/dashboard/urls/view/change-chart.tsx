@@ -3,13 +3,13 @@
 import { Bar, BarChart, CartesianGrid, Cell, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { formatNumber } from "@/dashboard/client/format";
 import { formatChange } from "@/dashboard/client/tracked/change";
-import { dayTicks, type DayChange } from "@/dashboard/client/tracked/history-series";
+import type { DayChange } from "@/dashboard/client/tracked/history-series";
 import { AXIS_COLOR, GRID_COLOR, ZERO_COLOR, TOOLTIP_STYLE } from "@/components/charts/chart-theme";
 import { FALL_COLOR, RISE_COLOR } from "./chart-colors";
+import { dayAxisProps } from "./day-axis";
 
 const DAY = 86_400_000;
-// Days are UTC days: shown in UTC, or a reader west of Greenwich would see each a day early.
-const dayTick = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });
+// Daily points are UTC days: labelled in UTC, or a reader west of Greenwich would see each a day early.
 const dayLabel = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" });
 
 /**
@@ -42,18 +42,7 @@ export default function ChangeChart({
       aria-describedby={describedBy}
     >
       <CartesianGrid vertical={false} stroke={GRID_COLOR} />
-      <XAxis
-        dataKey="t"
-        type="number"
-        scale="time"
-        domain={domain}
-        ticks={dayTicks(domain)}
-        tickFormatter={(t: number) => dayTick.format(t)}
-        minTickGap={24}
-        interval="equidistantPreserveStart"
-        tick={{ fontSize: 12, fill: AXIS_COLOR }}
-        tickLine={false}
-      />
+      <XAxis {...dayAxisProps(domain)} />
       <YAxis
         tickFormatter={(value: number) => formatNumber(value)}
         allowDecimals={false}

@@ -2,12 +2,12 @@
 
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { formatNumber } from "@/dashboard/client/format";
-import { dayTicks, type SeriesPoint } from "@/dashboard/client/tracked/history-series";
+import type { SeriesPoint } from "@/dashboard/client/tracked/history-series";
 import type { HistoryInterval } from "@/dashboard/client/tracked/url-view";
 import { AXIS_COLOR, GRID_COLOR, TOOLTIP_STYLE } from "@/components/charts/chart-theme";
+import { dayAxisProps } from "./day-axis";
 
-// Ticks and daily points are UTC days: shown in UTC, or a reader west of Greenwich would see each a day early.
-const dayTick = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });
+// Daily points are UTC days: labelled in UTC, or a reader west of Greenwich would see each a day early.
 const dayLabel = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" });
 const hourLabel = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -52,19 +52,7 @@ export default function HistoryChart({
       aria-describedby={describedBy}
     >
       <CartesianGrid vertical={false} stroke={GRID_COLOR} />
-      <XAxis
-        dataKey="t"
-        type="number"
-        scale="time"
-        domain={domain}
-        ticks={dayTicks(domain)}
-        tickFormatter={(t: number) => dayTick.format(t)}
-        minTickGap={24}
-        // Every nth day where not all fit (a half-width chart, a phone): evenly spaced, not a tick here and there.
-        interval="equidistantPreserveStart"
-        tick={{ fontSize: 12, fill: AXIS_COLOR }}
-        tickLine={false}
-      />
+      <XAxis {...dayAxisProps(domain)} />
       {/* Exact numbers, as wide as they need: compact ones ("3.5K") repeat on a narrow range. */}
       <YAxis
         domain={yDomain}
