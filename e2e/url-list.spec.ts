@@ -2,7 +2,7 @@ import fs from "node:fs";
 import Papa from "papaparse";
 import type { Page } from "@playwright/test";
 import { E2E_BASE_URL } from "./env";
-import { api, createAccount, expect, setUsedToday, signIn, test, type E2EAccount } from "./fixtures";
+import { api, createAccount, type E2EAccount, expect, setUsedToday, signIn, test, trackByApi } from "./fixtures";
 
 /**
  * The URL list's state in the page's address (back, forward, a shared link, bad values), rows selected for
@@ -11,16 +11,6 @@ import { api, createAccount, expect, setUsedToday, signIn, test, type E2EAccount
  */
 
 const uniqueHost = (name: string) => `${name}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.example.com`;
-
-/** Tracks URLs through the public API (faster than the page, for tests about the list itself). */
-async function trackByApi(account: E2EAccount, urls: string[]) {
-  const response = await fetch(`${E2E_BASE_URL}/v2/tracked`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${account.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ urls }),
-  });
-  expect(response.status).toBe(200);
-}
 
 async function trackedUrls(account: E2EAccount): Promise<string[]> {
   const body = (await api("/v2/tracked?limit=1000", account.apiKey)).body as { data: { url: string }[] };

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import { E2E_BASE_URL } from "./env";
-import { api, expect, test, withDatabase, type E2EAccount } from "./fixtures";
+import { api, type E2EAccount, expect, test, trackByApi, withDatabase } from "./fixtures";
 
 /**
  * Tracked URLs in the dashboard: pasted URLs counted into the table, one URL's history charts with its range
@@ -40,16 +40,6 @@ async function countedDetail(account: E2EAccount, url: string): Promise<TrackedD
     })
     .not.toBeNull();
   return detail;
-}
-
-/** Tracks URLs through the public API (faster than the page, for tests about the list itself). */
-async function trackByApi(account: E2EAccount, urls: string[]) {
-  const response = await fetch(`${E2E_BASE_URL}/v2/tracked`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${account.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ urls }),
-  });
-  expect(response.status).toBe(200);
 }
 
 /**
