@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import Papa from "papaparse";
 import type { Page } from "@playwright/test";
-import { E2E_BASE_URL } from "./env";
 import { api, createAccount, type E2EAccount, expect, setUsedToday, signIn, test, trackByApi } from "./fixtures";
 
 /**

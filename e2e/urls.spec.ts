@@ -2,7 +2,6 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
-import { E2E_BASE_URL } from "./env";
 import { api, type E2EAccount, expect, test, trackByApi, withDatabase } from "./fixtures";
 
 /**
