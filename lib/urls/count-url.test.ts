@@ -60,6 +60,15 @@ describe("parseCountUrl: length", () => {
   });
 });
 
+describe("parseCountUrl: control characters", () => {
+  it.each(["https://a.com/x\u0000y", "https://a.com/x\ty", "https://a.com/x\ny", "https://a.com/x\u007fy", "https%3A%2F%2Fa.com%2Fx%00y"])(
+    "refuses %j (the URL as written is stored too)",
+    (input) => {
+      expect(parseCountUrl(input)).toEqual({ ok: false, reason: expect.stringMatching(/control character/) });
+    },
+  );
+});
+
 describe("parseCountUrl: normalization", () => {
   it("drops the fragment", () => {
     expect(accepted("http://a.com/x#section").normalized).toBe("http://a.com/x");

@@ -6,6 +6,8 @@ import { MAX_URL_LENGTH } from "./url-length.ts";
  * Runs in the browser too (the dashboard checks bulk files before upload), so only web-standard APIs.
  */
 
+/** C0 controls and DEL: the URL parser would drop or encode them, but the URL as written is stored too. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export type CountUrlResult = { ok: true; url: URL; normalized: string } | { ok: false; reason: string };
 
@@ -31,6 +33,7 @@ export function parseCountUrl(input: string): CountUrlResult {
   const value = undoExtraEncoding(input.trim());
   if (value.length === 0) return { ok: false, reason: "the url parameter is empty" };
   if (value.length > MAX_URL_LENGTH) return { ok: false, reason: `the URL is longer than ${MAX_URL_LENGTH} characters` };
+  if (CONTROL.test(value)) return { ok: false, reason: "the URL contains a control character (such as a NUL, a tab or a line break)" };
   if (!/^https?:\/\//i.test(value)) {
     return { ok: false, reason: "the URL must be complete, starting with http:// or https://" };
   }

@@ -80,7 +80,7 @@ export async function trackUrls(deps: TrackDeps, account: AccountContext, inputs
   const paid = await deps.quota.reserveUpTo(account.id, day, dailyQuota, fitting, options.onLimit === "refuse" ? fitting : 1);
   if (paid === 0 && options.onLimit === "refuse") {
     const left = dailyQuota - (await deps.quota.used(account.id, day));
-    throw quotaTooLow('URLs (or send "on_limit": "add_what_fits" to add the first that fit)', fitting, Math.max(0, left), resetsAt, deps.clock.timeZone);
+    throw quotaTooLow({ one: "URL", many: "URLs" }, fitting, Math.max(0, left), resetsAt, deps.clock.timeZone, ' Send "on_limit": "add_what_fits" to add the first that fit.');
   }
   tally.over_quota = fitting - paid;
   if (paid === 0) return tally;
@@ -141,10 +141,10 @@ export const trackedLimitExceeded = (limit: number, slotsLeft: number, asked: nu
   );
 
 /** Counting `needed` new URLs (tracked URLs, aliases) needs more of today's quota than is left: nothing was added. */
-export const quotaTooLow = (what: string, needed: number, left: number, resetsAt: number, timeZone: string) =>
+export const quotaTooLow = (what: { one: string; many: string }, needed: number, left: number, resetsAt: number, timeZone: string, hint = "") =>
   new ApiError(
     "quota_exceeded",
     403,
-    `Counting these ${needed} new ${what} spends ${needed} queries of today's quota; ${left} ${left === 1 ? "is" : "are"} left. ` +
-      `Nothing was added. The quota resets at ${new Date(resetsAt).toISOString()} (midnight ${timeZone}).`,
+    `Counting ${needed === 1 ? `this new ${what.one}` : `these ${needed} new ${what.many}`} spends ${needed} ${needed === 1 ? "query" : "queries"} of today's quota; ` +
+      `${left} ${left === 1 ? "is" : "are"} left. Nothing was added.${hint} The quota resets at ${new Date(resetsAt).toISOString()} (midnight ${timeZone}).`,
   );

@@ -104,7 +104,7 @@ export async function setAliases(
   const { dailyQuota } = account.plan;
   if (added.length > 0 && (await deps.quota.reserveUpTo(account.id, day, dailyQuota, added.length, added.length)) === 0) {
     const left = Math.max(0, dailyQuota - (await deps.quota.used(account.id, day)));
-    throw quotaTooLow("aliases", added.length, left, resetsAt, deps.clock.timeZone);
+    throw quotaTooLow({ one: "alias", many: "aliases" }, added.length, left, resetsAt, deps.clock.timeZone);
   }
   const at = deps.clock.now();
   if (!(await deps.store.tracked.setAliases(account.id, id, list, at))) {

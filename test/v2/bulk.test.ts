@@ -157,6 +157,12 @@ describe("v2 bulk jobs", () => {
     expect([tooMany.status, (await tooMany.json()).Type]).toEqual([400, "bulk_limit_exceeded"]);
     const none = await submit(apiKey, { urls: ["not a url"] });
     expect([none.status, (await none.json()).Type]).toEqual([400, "no_valid_urls"]);
+    // A NUL reached PostgreSQL in the URL as written (a 500 there): refused as any invalid line, in v1 too.
+    const nul = await submit(apiKey, { urls: ["https://a.example.com/x\u0000y"] });
+    expect([nul.status, (await nul.json()).Type]).toEqual([400, "no_valid_urls"]);
+    const nulV1 = await svc.get(`/v1.0/bulk?apikey=${apiKey}`, { method: "POST", body: "https://a.example.com/x\u0000y\nhttps://a.example.com/ok" });
+    expect(nulV1.status).toBe(200);
+    expect((await nulV1.json()).count).toBe(1);
     const unknown = await submit(apiKey, { urls: ["https://a.example.com/"], networks: ["myspace"] });
     expect([unknown.status, (await unknown.json()).Type]).toEqual([400, "invalid_body"]);
     const notJson = await svc.get("/v2/bulk", { method: "POST", headers: { authorization: `Bearer ${apiKey}` }, body: "https://a.example.com/" });
