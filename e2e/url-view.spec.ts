@@ -39,7 +39,8 @@ test("a network without a count says why and when it is tried again, and what th
   await expect(reason).toContainText(local);
   await expect(page.getByTestId("url-pinterest")).toContainText("not reported");
   await expect(page.getByTestId("reason-facebook")).toHaveCount(0);
-  await expect(page.getByTestId("reason-legend")).toHaveText("Upstream error: The network's last answer was an error, or had no count for this URL.");
+  // Contains, not equals: the networks spec throttles Tumblr meanwhile, and the legend explains that reason too.
+  await expect(page.getByTestId("reason-legend")).toContainText("Upstream error: The network's last answer was an error, or had no count for this URL.");
   await page.screenshot({ path: test.info().outputPath("url-reason.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
