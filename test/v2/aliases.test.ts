@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { headlineSum } from "../support/headline-sum.ts";
 import { until } from "../support/processes.ts";
 import { startTestService, type TestService } from "../support/service.ts";
+import { bearer } from "../support/bearer.ts";
 
 /** A tracked URL's aliases and variants through API v2, on the real service, networks in the sandbox. */
 let svc: TestService;
@@ -12,7 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const bearer = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
 const post = (key: string, body: unknown) =>
   svc.get("/v2/tracked", { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../support/processes.ts";
 import { headlineSum } from "../support/headline-sum.ts";
 import { startTestService, type TestService } from "../support/service.ts";
+import { bearer } from "../support/bearer.ts";
 
 /** API v2 end to end on the real service (its store, count service and scheduler), networks in the sandbox. */
 let svc: TestService;
@@ -13,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const bearer = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
 const post = (key: string, body: unknown) =>
   svc.get("/v2/tracked", { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
 

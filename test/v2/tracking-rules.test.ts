@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../support/processes.ts";
 import { startTestService, type TestService } from "../support/service.ts";
+import { bearer } from "../support/bearer.ts";
 
 /*
  * Tracking reads URLs as the dashboard does (a bare host or host/path is https) and is held to the count API's
@@ -22,7 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => svc?.close());
 
-const bearer = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
 const post = (key: string, body: unknown) =>
   svc.get("/v2/tracked", { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
 const quotaOf = async (key: string) => (await (await svc.get(`/v1.0/quota?apikey=${key}`)).json()) as { quota_used_today: number; quota_remaining_today: number };
