@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
-import { api, expect, finishedJob, setUsedToday, test } from "./fixtures";
-import { expectNoPageOverflow, resultRow, submitJobAs, uniqueHost, urlCell } from "./bulk-support";
+import { api, expect, expectNoPageOverflow, finishedJob, setUsedToday, test } from "./fixtures";
+import { resultRow, submitJobAs, uniqueHost, urlCell } from "./bulk-support";
 
 /**
  * A bulk job's results table: long URLs that share their beginning show their ends (a middle ellipsis) and

@@ -52,11 +52,6 @@ export async function columnHeadings(page: Page): Promise<string[]> {
   return (await page.getByRole("table").getByRole("columnheader").allInnerTexts()).map((text) => text.replace(/\s+/g, " ").trim());
 }
 
-/** Overflow at phone width stays inside the table's region: the page itself never scrolls sideways. */
-export async function expectNoPageOverflow(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-}
-
 export const uniqueHost = () => `bulk-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.example.com`;
 
 /** A job submitted as a client library would: v1.0 a line per URL, v2 JSON naming `networks` (default: the account's). */

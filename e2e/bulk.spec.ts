@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import Papa from "papaparse";
 import type { Page } from "@playwright/test";
-import { admin, api, createAccount, expect, finishedJob, setUsedToday, signIn, signOut, test, type BulkAnswer } from "./fixtures";
-import { columnHeadings, csvHeader, expectNoPageOverflow, headline, HEADLINES, NETWORK_FIELDS, resultRow, shown, submitJobAs, uniqueHost, urlCell, type Networks } from "./bulk-support";
+import { admin, api, createAccount, expect, expectNoPageOverflow, finishedJob, setUsedToday, signIn, signOut, test, type BulkAnswer } from "./fixtures";
+import { columnHeadings, csvHeader, headline, HEADLINES, NETWORK_FIELDS, resultRow, shown, submitJobAs, uniqueHost, urlCell, type Networks } from "./bulk-support";
 
 /**
  * Bulk jobs in the dashboard: a file checked in the browser before upload and named after it, live progress

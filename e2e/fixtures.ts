@@ -166,3 +166,11 @@ export const test = base.extend<{ account: E2EAccount; signedIn: Page }>({
 });
 
 export { expect };
+
+/**
+ * The page never scrolls sideways at `width`. Polled: charts follow a resize through a ResizeObserver,
+ * so right after setViewportSize they may still have their desktop width for a frame or two.
+ */
+export async function expectNoPageOverflow(page: Page, width = 390) {
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+}

@@ -1,5 +1,5 @@
 import { E2E_SANDBOX_URL } from "./env";
-import { api, createAccount, expect, signIn, test } from "./fixtures";
+import { api, createAccount, expect, expectNoPageOverflow, signIn, test } from "./fixtures";
 
 /**
  * The Networks panel: every network's state in plain words, and a network the sandbox throttles shown as
@@ -34,7 +34,7 @@ test("shows a network the sandbox throttles as paused, on the panel and on the o
     await expect(tumblr.getByTestId("network-figures")).toContainText(/Errors, last hour[1-9]/);
     await page.screenshot({ path: test.info().outputPath("networks.png"), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoPageOverflow(page);
     await page.screenshot({ path: test.info().outputPath("networks-phone.png"), fullPage: true });
 
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -83,6 +83,6 @@ test("counts the calls a spent budget skipped beside the errors, and says what s
   await expect(facebook.getByText("Skipped, last hour")).toHaveAccessibleDescription(/Skipped calls were not made/);
   await page.screenshot({ path: test.info().outputPath("networks-skipped.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoPageOverflow(page);
   await page.screenshot({ path: test.info().outputPath("networks-skipped-phone.png"), fullPage: true });
 });

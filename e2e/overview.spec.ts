@@ -1,4 +1,4 @@
-import { admin, api, createAccount, expect, setUsedToday, signIn, test } from "./fixtures";
+import { admin, api, createAccount, expect, expectNoPageOverflow, setUsedToday, signIn, test } from "./fixtures";
 
 interface Quota {
   quota_used_today: number;
@@ -34,7 +34,7 @@ test("shows the plan, today's quota as the API reports it, the reset time and th
   await page.screenshot({ path: test.info().outputPath("overview.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByTestId("quota-used")).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoPageOverflow(page);
   await page.screenshot({ path: test.info().outputPath("overview-phone.png"), fullPage: true });
 });
 
@@ -91,7 +91,7 @@ test("looks up a URL through API v2 by default: each network the account shows, 
   await page.screenshot({ path: test.info().outputPath("overview-lookup-v2.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(reddit).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoPageOverflow(page);
   await page.screenshot({ path: test.info().outputPath("overview-lookup-v2-phone.png"), fullPage: true });
 });
 

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { createAccount, expect, signIn, signOut, test, type E2EAccount, withDatabase } from "./fixtures";
+import { createAccount, expect, expectNoPageOverflow, signIn, signOut, test, type E2EAccount, withDatabase } from "./fixtures";
 
 /** Another browser (its own cookies) signed in as the account. */
 async function otherBrowser(browser: Browser, account: E2EAccount): Promise<Page> {
@@ -78,7 +78,7 @@ test("lists this account's sessions; revoking one signs that browser out on its 
 
   await page.screenshot({ path: test.info().outputPath("settings.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoPageOverflow(page);
   await page.screenshot({ path: test.info().outputPath("settings-phone.png"), fullPage: true });
 
   await sessionsList(page).filter({ hasNotText: "This device" }).getByRole("button", { name: /^Sign out Chrome on Linux/ }).click();

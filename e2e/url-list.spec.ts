@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import Papa from "papaparse";
 import type { Page } from "@playwright/test";
-import { api, createAccount, type E2EAccount, expect, setUsedToday, signIn, test, trackByApi } from "./fixtures";
+import { api, createAccount, type E2EAccount, expect, expectNoPageOverflow, setUsedToday, signIn, test, trackByApi } from "./fixtures";
 
 /**
  * The URL list's state in the page's address (back, forward, a shared link, bad values), rows selected for
@@ -151,7 +151,7 @@ test("a URL pasted without its scheme, on an international domain, is tracked in
   await expect(link).toHaveAttribute("title", `${unicode}\n${ascii}`);
   await page.screenshot({ path: test.info().outputPath("url-list-unicode.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoPageOverflow(page);
   await page.screenshot({ path: test.info().outputPath("url-list-unicode-phone.png"), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
 

@@ -1,5 +1,5 @@
 import { E2E_BASE_URL, E2E_SANDBOX_URL } from "./env";
-import { api, expect, test } from "./fixtures";
+import { api, expect, expectNoPageOverflow, test } from "./fixtures";
 
 /**
  * A network that did not report says why on a URL's page, and when it is tried again by the reader's clock.
@@ -43,6 +43,6 @@ test("a network without a count says why and when it is tried again, and what th
   await expect(page.getByTestId("reason-legend")).toContainText("Upstream error: The network's last answer was an error, or had no count for this URL.");
   await page.screenshot({ path: test.info().outputPath("url-reason.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoPageOverflow(page);
   await page.screenshot({ path: test.info().outputPath("url-reason-phone.png"), fullPage: true });
 });

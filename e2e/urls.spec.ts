@@ -2,7 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
-import { api, type E2EAccount, expect, test, trackByApi, withDatabase } from "./fixtures";
+import { api, type E2EAccount, expect, expectNoPageOverflow, test, trackByApi, withDatabase } from "./fixtures";
 
 /**
  * Tracked URLs in the dashboard: pasted URLs counted into the table, one URL's history charts with its range
@@ -76,7 +76,7 @@ async function columnIndex(page: Page, heading: string): Promise<number> {
 }
 
 async function expectNoPageOverflow(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoPageOverflow(page);
 }
 
 test("pasted URLs are tracked and counted; a URL's page charts its history, keeps its range in the address and exports CSV", async ({

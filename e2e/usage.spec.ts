@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { REFUSAL_COLORS, SERVED_COLOR } from "../app/dashboard/usage/colors";
 import { E2E_BASE_URL } from "./env";
-import { admin, api, backdateAccount, createAccount, expect, setUsedToday, signIn, test, withDatabase, type E2EAccount } from "./fixtures";
+import { admin, api, backdateAccount, createAccount, expect, expectNoPageOverflow, setUsedToday, signIn, test, withDatabase, type E2EAccount } from "./fixtures";
 
 /** A quota day `offset` days from today; the e2e server's QUOTA_TIMEZONE is UTC. */
 function day(offset = 0): string {
@@ -78,7 +78,7 @@ test("shows today's real queries in the chart and the table, 30 days by default"
 
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(chart).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoPageOverflow(page);
   await page.screenshot({ path: test.info().outputPath("usage-phone.png"), fullPage: true });
 });
 
@@ -218,7 +218,7 @@ test("shows refused queries by reason beside the served ones: totals, chart, tab
   await page.screenshot({ path: test.info().outputPath("usage-refused.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole("application", { name: /^Queries per day/ })).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoPageOverflow(page);
   // The table scrolls sideways inside its own region, which a keyboard can reach.
   const region = page.getByRole("region", { name: /Queries served, refused by reason/ });
   await region.focus();
