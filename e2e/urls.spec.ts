@@ -75,10 +75,6 @@ async function columnIndex(page: Page, heading: string): Promise<number> {
   return index;
 }
 
-async function expectNoPageOverflow(page: Page) {
-  await expectNoPageOverflow(page);
-}
-
 test("pasted URLs are tracked and counted; a URL's page charts its history, keeps its range in the address and exports CSV", async ({
   signedIn: page,
   account,
