@@ -4,6 +4,7 @@ import { isPostgresUrl } from "./db/postgres-url.ts";
 import { DEFAULT_DATABASE_URL } from "./db/sqlite-url.ts";
 import { SharecountError } from "./errors.ts";
 import { MORE_NETWORKS, type MoreNetworkName } from "./counts/more-networks.ts";
+import { mailFrom, smtpUrl } from "./mail/mail-env.ts";
 
 // Digits only: coercion would read " " as 0 (a random port), "0x50" as 80 and "1e3" as 1000.
 const wholeNumber = (min: number) =>
@@ -170,6 +171,11 @@ const schema = z
     AUTH_GITHUB_SECRET: z.string().optional(),
     AUTH_GOOGLE_ID: z.string().optional(),
     AUTH_GOOGLE_SECRET: z.string().optional(),
+    // Mail (lib/mail): sent through SMTP_URL, or written as .eml files under MAIL_DIR without it.
+    SMTP_URL: smtpUrl.optional(),
+    MAIL_FROM: mailFrom.optional(),
+    MAIL_DIR: z.string().min(1).default("data/mail"),
+    PASSWORD_RESET_TTL_MINUTES: int(60, 1).refine((m) => m <= 1440, "must be at most 1440 (a day)"),
     // Default: true with the sandbox networks only, so a live deployment never has a known demo account.
     SHARECOUNT_DEMO: z.enum(["true", "false"]).optional(),
   })

@@ -29,6 +29,10 @@ import { HistoryRecorder } from "./history/recorder.ts";
 import { RefreshScheduler } from "./tracking/scheduler.ts";
 import { ImportWorker } from "./imports/import-worker.ts";
 import type { Cadence } from "../lib/history/cadence.ts";
+import { createPrisma } from "../lib/db/prisma.ts";
+import { mailWorkerFor } from "../lib/mail/mail-service.ts";
+import type { MailWorker } from "../lib/mail/mail-worker.ts";
+import { loadServerSecret } from "../lib/security/secrets.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
 
@@ -38,6 +42,8 @@ export interface ServiceRuntime {
   /** Refreshes tracked URLs when due, and runs sitemap and feed imports (wherever the bulk worker runs). */
   scheduler: RefreshScheduler | null;
   imports: ImportWorker | null;
+  /** Sends the outbox's mail (wherever the bulk worker runs). */
+  mail: MailWorker | null;
   sandbox: Sandbox | null;
   store: Store;
   /** Throws unless every backing service (database, and Redis when used) answers: the health check. */
@@ -168,14 +174,18 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     limits: { maxBodyBytes: env.BULK_MAX_BODY_BYTES, maxCustomTtlSeconds: MAX_CUSTOM_TTL_SECONDS },
     sandbox: sandbox !== null,
   });
+  const mailPrisma = options.worker === false ? null : createPrisma(env.DATABASE_URL);
+  const mail = mailPrisma && mailWorkerFor(env, mailPrisma, loadServerSecret(env), now);
   bulk.worker?.start();
   scheduler?.start();
   imports?.start();
+  mail?.start();
   return {
     routes,
     worker: bulk.worker,
     scheduler,
     imports,
+    mail,
     sandbox,
     store,
     ping,
@@ -183,6 +193,8 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       // The HTTP server has drained: no refusal is counted after this write.
       await refusals.stop();
       await imports?.stop();
+      await mail?.stop();
+      await mailPrisma?.$disconnect();
       await scheduler?.stop();
       await bulk.worker?.stop();
       await bulk.close();

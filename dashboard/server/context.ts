@@ -11,6 +11,9 @@ import { deriveKey, KeyVault, loadServerSecret } from "../../lib/security/secret
 import { QuotaClock } from "../../lib/quota/clock.ts";
 import { openStore } from "../../lib/store/open.ts";
 import type { Store } from "../../lib/store/store.ts";
+import { mailSettings, type MailSettings } from "../../lib/mail/mail-env.ts";
+import { openOutbox } from "../../lib/mail/mail-service.ts";
+import type { Outbox } from "../../lib/mail/outbox.ts";
 
 export interface DashboardContext {
   env: Env;
@@ -30,6 +33,10 @@ export interface DashboardContext {
   authSecret: string;
   /** Where the dashboard's server routes reach the API. */
   apiUrl: string;
+  /** Queues mail in the caller's transaction; a worker sends it (lib/mail). */
+  outbox: Outbox;
+  /** Where links in mail point (SHARECOUNT_PUBLIC_URL, never a request's Host header). */
+  mail: MailSettings;
   /** With REDIS_URL: shared state of the dashboard's processes (rate limits). */
   redis: Redis | null;
 }
@@ -57,6 +64,8 @@ export function dashboard(): DashboardContext {
       authSecret: deriveKey(secret, "auth.js").toString("hex"),
       apiUrl: env.SHARECOUNT_API_URL ?? `http://127.0.0.1:${env.PORT}`,
       redis: env.REDIS_URL ? connectRedis(env.REDIS_URL) : null,
+      outbox: openOutbox(prisma, secret),
+      mail: mailSettings(env),
     };
   }
   return globalForContext.sharecountDashboard;

@@ -45,12 +45,12 @@ export function deriveKey(secret: Buffer, purpose: string): Buffer {
 
 const VERSION = "v1";
 
-/** Encrypts API keys at rest (AES-256-GCM): a leaked database does not leak the keys. */
+/** Encrypts secrets at rest (AES-256-GCM), one key per purpose: API keys, the links in queued mail. A leaked database leaks neither. */
 export class KeyVault {
   private readonly key: Buffer;
 
-  constructor(secret: Buffer) {
-    this.key = deriveKey(secret, "api key encryption");
+  constructor(secret: Buffer, purpose = "api key encryption") {
+    this.key = deriveKey(secret, purpose);
   }
 
   encrypt(plain: string): string {
