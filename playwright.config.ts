@@ -1,6 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import { E2E_BASE_URL, E2E_ENV, E2E_PORT } from "./e2e/env";
+import { E2E_BASE_URL, E2E_ENV, E2E_MAIL_HTTP_PORT, E2E_PORT } from "./e2e/env";
 import { SCALE_ENABLED, SCALE_WEB_URL, scaleUnavailable } from "./e2e/scale-env";
 
 const TSX = path.resolve("node_modules", ".bin", "tsx");
@@ -48,6 +48,15 @@ export default defineConfig({
     },
   },
   webServer: [
+    {
+      // The SMTP server the app sends mail through, and its reader for specs.
+      command: `"${TSX}" e2e/mail-sink.ts`,
+      url: `http://127.0.0.1:${E2E_MAIL_HTTP_PORT}/messages`,
+      reuseExistingServer: false,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+      stdout: "ignore",
+      stderr: "pipe",
+    },
     {
       // Empty the suite's own data folder first (globalSetup runs only after the server started), then start
       // the app exactly as the README does; prestart builds the dashboard when its build is missing or stale.

@@ -4,6 +4,9 @@ import path from "node:path";
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3950);
 export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const E2E_SANDBOX_URL = `http://127.0.0.1:${E2E_PORT + 9}`;
+/** The SMTP server the app sends through, and where specs read what it received (e2e/mail-sink.ts). */
+export const E2E_SMTP_PORT = E2E_PORT + 7;
+export const E2E_MAIL_HTTP_PORT = E2E_PORT + 8;
 export const E2E_DATA_DIR = path.resolve("data", `e2e-${E2E_PORT}`);
 export const E2E_ENV: Record<string, string> = {
   PORT: String(E2E_PORT),
@@ -32,4 +35,6 @@ export const E2E_ENV: Record<string, string> = {
   // The URLs spec imports a sitemap it serves on loopback; tracked URLs are refreshed within a second.
   SITEMAP_ALLOW_PRIVATE_HOSTS: "true",
   REFRESH_POLL_MS: "500",
+  SMTP_URL: `smtp://127.0.0.1:${E2E_PORT + 7}`,
+  SHARECOUNT_PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
 };

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { test as base, expect, type APIRequestContext, type APIResponse, type Page } from "@playwright/test";
-import { E2E_BASE_URL, E2E_ENV } from "./env";
+import { E2E_BASE_URL, E2E_ENV, E2E_MAIL_HTTP_PORT } from "./env";
 
 export interface E2EAccount {
   email: string;
@@ -166,6 +166,30 @@ export const test = base.extend<{ account: E2EAccount; signedIn: Page }>({
 });
 
 export { expect };
+
+/** A mail the e2e SMTP server received (e2e/mail-sink.ts). */
+export interface ReceivedMail {
+  to: string[];
+  from: string | null;
+  subject: string | null;
+  text: string;
+  html: string;
+  messageId: string | null;
+  autoSubmitted: string | null;
+}
+
+export async function mailsTo(address: string): Promise<ReceivedMail[]> {
+  const response = await fetch(`http://127.0.0.1:${E2E_MAIL_HTTP_PORT}/messages?to=${encodeURIComponent(address)}`);
+  return (await response.json()) as ReceivedMail[];
+}
+
+/** Waits for a mail to `address` whose subject matches; answers it and the first link into this app it carries. */
+export async function waitForMail(address: string, subject: RegExp): Promise<{ mail: ReceivedMail; link: string }> {
+  let found: ReceivedMail | undefined;
+  await expect.poll(async () => (found = (await mailsTo(address)).findLast((m) => subject.test(m.subject ?? ""))) !== undefined, { timeout: 20_000 }).toBe(true);
+  const link = found!.text.match(new RegExp(`${E2E_BASE_URL.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/\\S+`))?.[0] ?? "";
+  return { mail: found!, link };
+}
 
 /**
  * The page never scrolls sideways at `width`. Polled: charts follow a resize through a ResizeObserver,
