@@ -10,6 +10,10 @@ export interface TestSmtpServer {
   messages: ParsedMail[];
   /** While set, every mail is refused with this reply (e.g. 451 or 554). */
   refuseWith: { code: number; message: string } | null;
+  /** While set, a mail's data is read but never answered: the sender waits mid-send. */
+  hold: boolean;
+  /** How many mails were held so. */
+  held: number;
   /** Resolves with the first message (arrived or arriving) that matches, within `timeoutMs`. */
   waitFor(match: (mail: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
   close(): Promise<void>;
@@ -24,6 +28,8 @@ export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
     url: "",
     messages,
     refuseWith: null,
+    hold: false,
+    held: 0,
     async waitFor(match, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -49,6 +55,11 @@ export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
     onAuth: (_auth, _session, callback) => callback(null, { user: "test" }),
     onData(stream, _session, callback) {
       const refusal = state.refuseWith;
+      if (state.hold) {
+        state.held++;
+        stream.resume();
+        return;
+      }
       simpleParser(stream).then(
         (mail) => {
           if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
