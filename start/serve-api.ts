@@ -41,6 +41,7 @@ export async function serve(options: ServeOptions): Promise<{ env: Env; port: nu
       sandbox: runtime.sandbox?.origin ?? null,
       redis: env.REDIS_URL !== undefined,
       worker: runtime.worker !== null,
+      mail: runtime.mail?.describe() ?? null,
     }),
   );
   onShutdown(env, async () => {

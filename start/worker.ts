@@ -23,6 +23,7 @@ console.log(
     url: `http://127.0.0.1:${port}/healthz`,
     queue: env.REDIS_URL ? "bullmq" : "database",
     concurrency: env.BULK_CONCURRENCY,
+    mail: runtime.mail?.describe() ?? null,
   }),
 );
 onShutdown(env, async () => {

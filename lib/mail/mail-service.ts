@@ -16,6 +16,5 @@ export function openOutbox(prisma: PrismaClient, secret: Buffer): Outbox {
 export function mailWorkerFor(env: Env, prisma: PrismaClient, secret: Buffer, now: () => number): MailWorker {
   const settings = mailSettings(env);
   const transport = createMailTransport(settings);
-  console.log(JSON.stringify({ event: "mail", transport: settings.smtpUrl ? "smtp" : "files", to: transport.describe(), from: settings.from }));
   return new MailWorker({ store: new OutboxStore(prisma), outbox: openOutbox(prisma, secret), transport, origin: settings.linkOrigin, now });
 }

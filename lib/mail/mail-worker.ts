@@ -56,6 +56,11 @@ export class MailWorker {
     tick();
   }
 
+  /** Where mail goes, for the start-up line: the SMTP server, or the folder of .eml files. */
+  describe(): string {
+    return this.options.transport.describe();
+  }
+
   /** Takes no more mail and waits for the one being sent. */
   async stop(): Promise<void> {
     this.stopped = true;

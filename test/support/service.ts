@@ -59,8 +59,11 @@ export type TestService = Awaited<ReturnType<typeof startTestService>>;
  */
 export async function startTestService(overrides: Record<string, string> = {}, options: RuntimeOptions = {}) {
   const database = await testDatabase();
+  // Mail without SMTP_URL is written as files: here, not into the checkout's data/mail.
+  const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), "sharecount-mail-"));
   const env: Env = parseEnv({
     DATABASE_URL: database.url,
+    MAIL_DIR: mailDir,
     ...database.env,
     SHARECOUNT_NETWORKS: "sandbox",
     SANDBOX_LATENCY_MS: "0",
@@ -116,6 +119,7 @@ export async function startTestService(overrides: Record<string, string> = {}, o
       await stopRuntime();
       await prisma.$disconnect();
       await database.drop();
+      fs.rmSync(mailDir, { recursive: true, force: true });
     },
   };
 }
