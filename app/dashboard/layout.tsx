@@ -4,11 +4,14 @@ import { DashboardNav } from "@/components/dashboard-nav";
 import { QueryProvider } from "@/components/query-provider";
 import { currentTheme } from "@/components/theme/current-theme";
 import { requireAccount } from "@/dashboard/server/auth/current-account";
+import { accountMail } from "@/dashboard/server/account-mail";
+import { EmailBanner } from "./email-banner";
 
 export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const account = await requireAccount();
+  const confirmed = (await accountMail().verification.verifiedAddressOf(account.id)) !== null;
   return (
     <QueryProvider>
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2">
@@ -24,6 +27,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </div>
       </header>
       <main id="main" className="mx-auto max-w-6xl px-4 py-6">
+        {!confirmed && <EmailBanner email={account.email} />}
         {children}
       </main>
     </QueryProvider>

@@ -9,6 +9,7 @@ import type { KeyVault } from "../security/secrets.ts";
 import { generateApiKey, hashApiKey } from "./api-key.ts";
 import { emailAddress, normalizeEmail } from "./email-address.ts";
 import { SharecountError } from "../errors.ts";
+import { isUniqueViolation } from "../db/unique-violation.ts";
 
 /** An error the caller made (unknown account, bad plan, bad domain): shown to the operator or user as is. */
 export class AccountError extends SharecountError<"invalid_input"> {
@@ -18,6 +19,10 @@ export class AccountError extends SharecountError<"invalid_input"> {
     super("invalid_input", message);
   }
 }
+
+/** The transaction that creates an account or rolls its key, for rows written with it (a link, a mail). */
+export type AccountWriter = Pick<PrismaClient, "account" | "accountToken" | "mailMessage">;
+export type WithinAccountWrite = (tx: AccountWriter, account: { id: string; email: string }) => Promise<unknown>;
 
 /** Account management shared by the admin command line and the dashboard. */
 export class Accounts {
@@ -54,8 +59,8 @@ export class Accounts {
     return (await this.prisma.account.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true } }))?.id ?? null;
   }
 
-  /** Creates the account and returns its API key: the only time the key is shown in full. */
-  async create(input: { email: string; plan: string; password?: string }) {
+  /** Creates the account and returns its API key (shown only now); `within` runs in its transaction (the link to confirm the address). */
+  async create(input: { email: string; plan: string; password?: string }, within?: WithinAccountWrite) {
     const parsed = emailAddress.safeParse(input.email);
     if (!parsed.success) throw new AccountError(`Not an email address: ${JSON.stringify(input.email)}`);
     const email = parsed.data;
@@ -65,16 +70,20 @@ export class Accounts {
     const apiKey = generateApiKey();
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     try {
-      const account = await this.prisma.account.create({
-        data: {
-          id: randomUUID(),
-          email,
-          planName: plan.name,
-          apiKeyHash: hashApiKey(apiKey),
-          apiKeyEncrypted: this.vault.encrypt(apiKey),
-          passwordHash,
-          allocations: { create: { day: this.today(), dailyQuota: plan.dailyQuota } },
-        },
+      const account = await this.prisma.$transaction(async (tx) => {
+        const created = await tx.account.create({
+          data: {
+            id: randomUUID(),
+            email,
+            planName: plan.name,
+            apiKeyHash: hashApiKey(apiKey),
+            apiKeyEncrypted: this.vault.encrypt(apiKey),
+            passwordHash,
+            allocations: { create: { day: this.today(), dailyQuota: plan.dailyQuota } },
+          },
+        });
+        await within?.(tx, created);
+        return created;
       });
       return { account, apiKey };
     } catch (error) {
@@ -112,16 +121,21 @@ export class Accounts {
   }
 
   /** Replaces the key; the old one stops working with the next request (keys are looked up per request). */
-  async rollKey(email: string) {
+  async rollKey(email: string, within?: WithinAccountWrite) {
     const account = await this.byEmail(email);
-    return { email: account.email, apikey: await this.rollKeyOf(account.id) };
+    return { email: account.email, apikey: await this.rollKeyOf(account.id, within) };
   }
 
-  async rollKeyOf(accountId: string): Promise<string> {
+  /** `within` runs in the roll's transaction (the notice to the account), so a roll is never left unannounced. */
+  async rollKeyOf(accountId: string, within?: WithinAccountWrite): Promise<string> {
     const apiKey = generateApiKey();
-    await this.prisma.account.update({
-      where: { id: accountId },
-      data: { apiKeyHash: hashApiKey(apiKey), apiKeyEncrypted: this.vault.encrypt(apiKey) },
+    await this.prisma.$transaction(async (tx) => {
+      const account = await tx.account.update({
+        where: { id: accountId },
+        data: { apiKeyHash: hashApiKey(apiKey), apiKeyEncrypted: this.vault.encrypt(apiKey) },
+        select: { id: true, email: true },
+      });
+      await within?.(tx, account);
     });
     return apiKey;
   }
@@ -263,15 +277,12 @@ export class Accounts {
       },
       whitelist: { enabled: account.whitelistEnabled, domains: account.whitelist.map((w) => w.domain) },
       has_password: account.passwordHash !== null,
+      email_verified: account.emailVerified !== null,
       created_at: account.createdAt.toISOString(),
     };
   }
 }
 
-/** Prisma's unique-constraint error (P2002), on either database. */
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
-}
 
 // Verifying against a real hash when there is none keeps the answer time the same either way.
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2hhcmVjb3VudGR1bW15$Xh4rW8c6oEJ7o3b0Vxv1hjm3mLzZ3o3bW4xM9kqCk2w";

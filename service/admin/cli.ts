@@ -7,6 +7,10 @@ import { createPrisma } from "../../lib/db/prisma.ts";
 import { openStore } from "../../lib/store/open.ts";
 import { KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
 import { EnvError, loadDotEnv, parseEnv } from "../../lib/env.ts";
+import { accountMailOf } from "../../lib/accounts/account-mail.ts";
+import { mailSettings } from "../../lib/mail/mail-env.ts";
+import { MAIL_VAULT_PURPOSE, Outbox } from "../../lib/mail/outbox.ts";
+import { OutboxStore } from "../../lib/mail/outbox-store.ts";
 
 const USAGE = `usage: npm run -s admin -- <command> [options]
   account:create --email E --plan free|plus|business|dedicated [--password P]
@@ -62,12 +66,16 @@ async function main(argv: string[]): Promise<unknown> {
   loadDotEnv();
   const env = parseEnv();
   // The secret first: with PostgreSQL it must be configured, and a missing one should not wait for migrations.
-  const vault = new KeyVault(loadServerSecret(env));
+  const secret = loadServerSecret(env);
+  const vault = new KeyVault(secret);
   await migrate(env.DATABASE_URL);
   const prisma = createPrisma(env.DATABASE_URL);
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
   const store = openStore(env.DATABASE_URL);
   const accounts = new Accounts(prisma, clock, vault, store);
+  // The outbox itself, not mail-service.ts's openOutbox: the mail worker's imports (React Email) would add half a second to every command.
+  const outbox = new Outbox(new OutboxStore(prisma), new KeyVault(secret, MAIL_VAULT_PURPOSE));
+  const mail = accountMailOf(prisma, outbox, mailSettings(env).linkOrigin);
   try {
     switch (command) {
       case "account:create": {
@@ -75,7 +83,10 @@ async function main(argv: string[]): Promise<unknown> {
         // The sign-up rule holds here too: a password set by an operator is guessed as easily.
         const problem = values.password === undefined ? null : passwordProblem(values.password, email);
         if (problem) throw new AccountError(`--password: ${problem}`);
-        const { account, apiKey } = await accounts.create({ email, plan: required(values, "plan"), password: values.password });
+        // As at sign-up: the address is confirmed by the link mailed to it, not by the operator typing it.
+        const { account, apiKey } = await accounts.create({ email, plan: required(values, "plan"), password: values.password }, (tx, created) =>
+          mail.verification.send(tx, created, clock.now()),
+        );
         return { email: account.email, plan: account.planName, apikey: apiKey };
       }
       case "account:plan":
@@ -83,7 +94,7 @@ async function main(argv: string[]): Promise<unknown> {
       case "account:show":
         return await accounts.show(required(values, "email"));
       case "key:roll":
-        return await accounts.rollKey(required(values, "email"));
+        return await accounts.rollKey(required(values, "email"), (tx, rolled) => mail.notices.keyRolled(tx, rolled, clock.now()));
       case "whitelist:set": {
         const domains = (values.domains ?? "").split(",").map((d) => d.trim()).filter(Boolean);
         const enabled = bool(required(values, "enabled"), "enabled")!;

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { requireAccount } from "@/dashboard/server/auth/current-account";
 import { dashboard } from "@/dashboard/server/context";
+import { EmailCard } from "./email-card";
 import { SettingsClient } from "./settings-client";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -14,5 +15,10 @@ export default async function SettingsPage() {
     context.trackingSettings.of(account.id),
   ]);
   // The server's clock renders "last seen …" the same on the server and while hydrating; the browser's takes over after.
-  return <SettingsClient initialSessions={sessions} hasPassword={hasPassword} tracking={tracking} serverNow={Date.now()} />;
+  return (
+    <>
+      <SettingsClient initialSessions={sessions} hasPassword={hasPassword} tracking={tracking} serverNow={Date.now()} />
+      <EmailCard accountId={account.id} email={account.email} />
+    </>
+  );
 }

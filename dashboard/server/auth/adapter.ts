@@ -2,7 +2,12 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import type { Adapter, AdapterUser } from "next-auth/adapters";
+import { accountMail } from "../account-mail.ts";
 import type { DashboardContext } from "../context.ts";
+import { noteSignIn } from "./new-browser.ts";
+
+/** The field a provider's profile sets (auth.ts) when the provider verified the address it gives. */
+export const PROVIDER_VERIFIED = "providerVerifiedEmail";
 
 /** Session tokens are stored as SHA-256: a leaked session table cannot be replayed as cookies. */
 export function hashSessionToken(token: string): string {
@@ -11,9 +16,11 @@ export function hashSessionToken(token: string): string {
 
 /**
  * Auth.js's Prisma adapter over this project's models: a customer account is Auth.js's "user", a linked
- * sign-in provider its "account". A user created by a provider sign-in becomes a free account with a key.
+ * sign-in provider its "account". A user created by a provider sign-in becomes a free account with a key; its
+ * address counts as confirmed when the provider says it verified it (see `PROVIDER_VERIFIED` in auth.ts), and
+ * gets the confirmation link otherwise. Every new session is a sign-in, checked for a new browser.
  */
-export function sharecountAdapter({ prisma, accounts }: DashboardContext): Adapter {
+export function sharecountAdapter({ prisma, accounts, clock }: DashboardContext): Adapter {
   const base = PrismaAdapter({
     user: prisma.account,
     account: prisma.oAuthAccount,
@@ -25,15 +32,18 @@ export function sharecountAdapter({ prisma, accounts }: DashboardContext): Adapt
   return {
     ...base,
     async createUser(user) {
-      const { account } = await accounts.create({ email: user.email, plan: "free" });
-      const updated = await prisma.account.update({
-        where: { id: account.id },
-        data: { name: user.name ?? null, image: user.image ?? null, emailVerified: user.emailVerified ?? null },
+      const now = clock.now();
+      const vouched = (user as { [PROVIDER_VERIFIED]?: boolean })[PROVIDER_VERIFIED] === true;
+      const { account } = await accounts.create({ email: user.email, plan: "free" }, async (tx, created) => {
+        const profile = { name: user.name ?? null, image: user.image ?? null, emailVerified: vouched ? new Date(now) : null };
+        await tx.account.update({ where: { id: created.id }, data: profile });
+        if (!vouched) await accountMail().verification.send(tx, created, now);
       });
-      return updated as unknown as AdapterUser;
+      return (await prisma.account.findUniqueOrThrow({ where: { id: account.id } })) as unknown as AdapterUser;
     },
     async createSession(session) {
       const created = await base.createSession!({ ...session, sessionToken: hashSessionToken(session.sessionToken) });
+      await noteSignIn(created.userId);
       return withToken(created, session.sessionToken);
     },
     async getSessionAndUser(token) {

@@ -3,7 +3,7 @@ import NextAuth from "next-auth";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
 import { dashboard } from "../context.ts";
-import { sharecountAdapter } from "./adapter.ts";
+import { PROVIDER_VERIFIED, sharecountAdapter } from "./adapter.ts";
 
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
 
@@ -20,7 +20,18 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     providers.push(GitHub({ clientId: env.AUTH_GITHUB_ID, clientSecret: env.AUTH_GITHUB_SECRET }));
   }
   if (env.AUTH_GOOGLE_ID && env.AUTH_GOOGLE_SECRET) {
-    providers.push(Google({ clientId: env.AUTH_GOOGLE_ID, clientSecret: env.AUTH_GOOGLE_SECRET }));
+    providers.push(
+      Google({
+        clientId: env.AUTH_GOOGLE_ID,
+        clientSecret: env.AUTH_GOOGLE_SECRET,
+        // Auth.js's own profile, and whether Google verified the address (its ID token's email_verified): a new
+        // account's address it vouches for needs no link of ours. GitHub says nothing of the kind, so its get one.
+        profile: (profile) => {
+          const user = { id: profile.sub, name: profile.name, email: profile.email, image: profile.picture };
+          return Object.assign(user, { [PROVIDER_VERIFIED]: profile.email_verified === true });
+        },
+      }),
+    );
   }
   return {
     adapter: sharecountAdapter(context),
