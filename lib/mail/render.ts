@@ -1,5 +1,8 @@
 import { render } from "@react-email/render";
 import { createElement } from "react";
+// Loaded with react, not later by @react-email/render: both pick their development or production build by
+// NODE_ENV when loaded, and `npm start` sets it (Next.js) after react is loaded; mixed builds fail every render.
+import "react-dom/server";
 import { TEMPLATES, type MailContent, type MailKind } from "./templates/content.ts";
 import { Message } from "./templates/message.tsx";
 
