@@ -12,7 +12,7 @@ import { QuotaClock } from "../../lib/quota/clock.ts";
 import { openStore } from "../../lib/store/open.ts";
 import type { Store } from "../../lib/store/store.ts";
 import { mailSettings, type MailSettings } from "../../lib/mail/mail-env.ts";
-import { openOutbox } from "../../lib/mail/mail-service.ts";
+import { openOutbox } from "../../lib/mail/outbox.ts";
 import type { Outbox } from "../../lib/mail/outbox.ts";
 
 export interface DashboardContext {

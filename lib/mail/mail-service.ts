@@ -1,16 +1,13 @@
 import type { PrismaClient } from "../db/prisma.ts";
 import type { Env } from "../env.ts";
-import { KeyVault } from "../security/secrets.ts";
 import { mailSettings } from "./mail-env.ts";
 import { MailWorker } from "./mail-worker.ts";
-import { MAIL_VAULT_PURPOSE, Outbox } from "./outbox.ts";
+import { openOutbox } from "./outbox.ts";
 import { OutboxStore } from "./outbox-store.ts";
 import { createMailTransport } from "./transport.ts";
 
-/** What queues mail: the dashboard, the admin command line, the API. */
-export function openOutbox(prisma: PrismaClient, secret: Buffer): Outbox {
-  return new Outbox(new OutboxStore(prisma), new KeyVault(secret, MAIL_VAULT_PURPOSE));
-}
+/** Queuing alone needs only outbox.ts (see there); kept here too for the callers that send as well. */
+export { openOutbox };
 
 /** The worker that sends it, wherever the bulk worker runs (`npm start`, `start:worker`). */
 export function mailWorkerFor(env: Env, prisma: PrismaClient, secret: Buffer, now: () => number): MailWorker {

@@ -1,4 +1,5 @@
-import type { KeyVault } from "../security/secrets.ts";
+import type { PrismaClient } from "../db/prisma.ts";
+import { KeyVault } from "../security/secrets.ts";
 import { OutboxStore, type MailWriter } from "./outbox-store.ts";
 import { TEMPLATES, type MailData, type MailKind } from "./templates/content.ts";
 
@@ -34,3 +35,11 @@ export class Outbox {
 
 /** The vault purpose mail payloads are sealed under (see lib/security/secrets.ts). */
 export const MAIL_VAULT_PURPOSE = "mail payload";
+
+/**
+ * What queues mail: the dashboard, the admin command line, the API. Apart from the worker (mail-service.ts), so
+ * none of them loads what only sending needs (React Email; in the dashboard's bundle, react-dom/server).
+ */
+export function openOutbox(prisma: PrismaClient, secret: Buffer): Outbox {
+  return new Outbox(new OutboxStore(prisma), new KeyVault(secret, MAIL_VAULT_PURPOSE));
+}

@@ -9,8 +9,7 @@ import { KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
 import { EnvError, loadDotEnv, parseEnv } from "../../lib/env.ts";
 import { accountMailOf } from "../../lib/accounts/account-mail.ts";
 import { mailSettings } from "../../lib/mail/mail-env.ts";
-import { MAIL_VAULT_PURPOSE, Outbox } from "../../lib/mail/outbox.ts";
-import { OutboxStore } from "../../lib/mail/outbox-store.ts";
+import { openOutbox } from "../../lib/mail/outbox.ts";
 
 const USAGE = `usage: npm run -s admin -- <command> [options]
   account:create --email E --plan free|plus|business|dedicated [--password P]
@@ -73,9 +72,7 @@ async function main(argv: string[]): Promise<unknown> {
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
   const store = openStore(env.DATABASE_URL);
   const accounts = new Accounts(prisma, clock, vault, store);
-  // The outbox itself, not mail-service.ts's openOutbox: the mail worker's imports (React Email) would add half a second to every command.
-  const outbox = new Outbox(new OutboxStore(prisma), new KeyVault(secret, MAIL_VAULT_PURPOSE));
-  const mail = accountMailOf(prisma, outbox, mailSettings(env).linkOrigin);
+  const mail = accountMailOf(prisma, openOutbox(prisma, secret), mailSettings(env).linkOrigin);
   try {
     switch (command) {
       case "account:create": {
