@@ -6,9 +6,6 @@ import { openOutbox } from "./outbox.ts";
 import { OutboxStore } from "./outbox-store.ts";
 import { createMailTransport } from "./transport.ts";
 
-/** Queuing alone needs only outbox.ts (see there); kept here too for the callers that send as well. */
-export { openOutbox };
-
 /** The worker that sends it, wherever the bulk worker runs (`npm start`, `start:worker`). */
 export function mailWorkerFor(env: Env, prisma: PrismaClient, secret: Buffer, now: () => number): MailWorker {
   const settings = mailSettings(env);

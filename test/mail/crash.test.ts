@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrisma, type PrismaClient } from "../../lib/db/prisma.ts";
 import { mailSettings } from "../../lib/mail/mail-env.ts";
-import { openOutbox } from "../../lib/mail/mail-service.ts";
+import { openOutbox } from "../../lib/mail/outbox.ts";
 import { MailWorker } from "../../lib/mail/mail-worker.ts";
 import { OutboxStore } from "../../lib/mail/outbox-store.ts";
 import { createMailTransport } from "../../lib/mail/transport.ts";

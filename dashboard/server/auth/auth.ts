@@ -25,7 +25,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
         clientId: env.AUTH_GOOGLE_ID,
         clientSecret: env.AUTH_GOOGLE_SECRET,
         // Auth.js's own profile, and whether Google verified the address (its ID token's email_verified): a new
-        // account's address it vouches for needs no link of ours. GitHub says nothing of the kind, so its get one.
+        // account's address it vouches for needs no link of ours. GitHub's profile says nothing of the kind, so a
+        // GitHub sign-up gets the link.
         profile: (profile) => {
           const user = { id: profile.sub, name: profile.name, email: profile.email, image: profile.picture };
           return Object.assign(user, { [PROVIDER_VERIFIED]: profile.email_verified === true });
