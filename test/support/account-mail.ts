@@ -62,10 +62,8 @@ export function accountMailHarness(database: () => Promise<StoreDatabase>, skip 
         await worker.stop();
       }
     },
-    async mailTo(to: string) {
-      const rows = await harness.db.prisma.mailMessage.findMany({ where: { recipient: to }, orderBy: { createdAt: "asc" }, select: { kind: true, status: true } });
-      return rows;
-    },
+    mailTo: (to: string) =>
+      harness.db.prisma.mailMessage.findMany({ where: { recipient: to }, orderBy: { createdAt: "asc" }, select: { kind: true, status: true } }),
     received: (to: string) => harness.smtp.messages.filter((m) => addressesOf(m).includes(to)),
     async account(password?: string) {
       const email = `user-${++seq}-${randomBytes(3).toString("hex")}@example.com`;
