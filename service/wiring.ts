@@ -31,6 +31,11 @@ import { ImportWorker } from "./imports/import-worker.ts";
 import type { Cadence } from "../lib/history/cadence.ts";
 import { createPrisma } from "../lib/db/prisma.ts";
 import { mailWorkerFor } from "../lib/mail/mail-service.ts";
+// The mail templates' renderer imports react-dom/server only at its first mail, by then under the NODE_ENV that
+// Next.js sets in `npm start` (production), while react was loaded before (development): the two builds do not
+// fit and every render throws "dispatcher.getOwner is not a function". Loaded now, it is loaded with react. (Not
+// in lib/mail: the dashboard's bundle, which reaches lib/mail, may not import react-dom/server.)
+import "react-dom/server";
 import type { MailWorker } from "../lib/mail/mail-worker.ts";
 import { loadServerSecret } from "../lib/security/secrets.ts";
 
