@@ -215,12 +215,7 @@ export class Accounts {
    * `keepSessionId`'s: a browser signed in with the old password is signed out with it. `alsoInTransaction`
    * commits with the change or not at all (the "password changed" notice). Returns how many sessions ended.
    */
-  async setPassword(
-    accountId: string,
-    password: string | null,
-    keepSessionId?: string,
-    alsoInTransaction?: (tx: PrismaTransaction) => Promise<unknown>,
-  ): Promise<number> {
+  async setPassword(accountId: string, password: string | null, keepSessionId?: string, alsoInTransaction?: (tx: PrismaTransaction) => Promise<unknown>): Promise<number> {
     const passwordHash = password === null ? null : await hashPassword(password);
     return this.prisma.$transaction(async (tx) => {
       const ended = await storePasswordHash(tx, accountId, passwordHash, keepSessionId);
@@ -295,16 +290,8 @@ export function hashPassword(password: string): Promise<string> {
 /** An open interactive transaction's client. */
 export type PrismaTransaction = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
-/**
- * Writes a password hash (hashed before the transaction: argon2 is slow) and ends the account's sessions but
- * `keepSessionId`'s, in the caller's transaction. Returns how many sessions ended.
- */
-export async function storePasswordHash(
-  tx: Pick<PrismaClient, "account" | "session">,
-  accountId: string,
-  passwordHash: string | null,
-  keepSessionId?: string,
-): Promise<number> {
+/** Writes a password hash (made before the transaction: argon2 is slow) and ends the account's sessions but `keepSessionId`'s; how many ended. */
+export async function storePasswordHash(tx: Pick<PrismaClient, "account" | "session">, accountId: string, passwordHash: string | null, keepSessionId?: string): Promise<number> {
   await tx.account.update({ where: { id: accountId }, data: { passwordHash } });
   return (await endSessions(tx, accountId, keepSessionId)).count;
 }
