@@ -4,6 +4,8 @@ import { Accounts, AccountError } from "../../lib/accounts/accounts.ts";
 import { normalizeEmail } from "../../lib/accounts/email-address.ts";
 import { PasswordReset } from "../../lib/accounts/password-reset.ts";
 import { mailSettings } from "../../lib/mail/mail-env.ts";
+import { MAIL_VAULT_PURPOSE, Outbox } from "../../lib/mail/outbox.ts";
+import { OutboxStore } from "../../lib/mail/outbox-store.ts";
 import { QuotaClock } from "../../lib/quota/clock.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
@@ -74,15 +76,14 @@ async function main(argv: string[]): Promise<unknown> {
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
   const store = openStore(env.DATABASE_URL);
   const accounts = new Accounts(prisma, clock, vault, store);
-  // Loaded by the password commands only: the mail stack (the templates' renderer) adds a second to every start.
-  const passwordReset = async () =>
-    new PasswordReset({
-      prisma,
-      outbox: (await import("../../lib/mail/mail-service.ts")).openOutbox(prisma, secret),
-      linkOrigin: mailSettings(env).linkOrigin,
-      ttlMinutes: env.PASSWORD_RESET_TTL_MINUTES,
-      timeZone: clock.timeZone,
-    });
+  // The outbox without the worker: the worker's renderer (React Email) would add a second to every command's start.
+  const passwordReset = new PasswordReset({
+    prisma,
+    outbox: new Outbox(new OutboxStore(prisma), new KeyVault(secret, MAIL_VAULT_PURPOSE)),
+    linkOrigin: mailSettings(env).linkOrigin,
+    ttlMinutes: env.PASSWORD_RESET_TTL_MINUTES,
+    timeZone: clock.timeZone,
+  });
   try {
     switch (command) {
       case "account:create": {
@@ -98,7 +99,7 @@ async function main(argv: string[]): Promise<unknown> {
       case "account:show":
         return await accounts.show(required(values, "email"));
       case "account:reset-link": {
-        const { email, link, expiresAt } = await (await passwordReset()).link(required(values, "email"), clock.now());
+        const { email, link, expiresAt } = await passwordReset.link(required(values, "email"), clock.now());
         return { email, link, expires_at: expiresAt.toISOString() };
       }
       case "account:password": {
@@ -109,8 +110,7 @@ async function main(argv: string[]): Promise<unknown> {
         const id = await accounts.idOf(email);
         if (!id) throw new AccountError(`No account with email ${email}`);
         const account = { id, email: normalizeEmail(email) };
-        const reset = await passwordReset();
-        const ended = await accounts.setPassword(id, password, undefined, (tx) => reset.queueChangedNotice(tx, account, clock.now()));
+        const ended = await accounts.setPassword(id, password, undefined, (tx) => passwordReset.queueChangedNotice(tx, account, clock.now()));
         return { email: account.email, sessions_ended: ended };
       }
       case "key:roll":
