@@ -213,14 +213,15 @@ export class Accounts {
   /**
    * Sets the password (null removes it) and, in the same transaction, ends the account's sessions but
    * `keepSessionId`'s: a browser signed in with the old password is signed out with it. `alsoInTransaction`
-   * commits with the change or not at all (the "password changed" notice). Returns how many sessions ended.
+   * (the "password changed" notice) commits with the change or not at all. Returns how many ended.
    */
-  async setPassword(accountId: string, password: string | null, keepSessionId?: string, alsoInTransaction?: (tx: PrismaTransaction) => Promise<unknown>): Promise<number> {
+  async setPassword(accountId: string, password: string | null, keepSessionId?: string, alsoInTransaction?: (tx: Pick<PrismaClient, "mailMessage">) => Promise<unknown>): Promise<number> {
     const passwordHash = password === null ? null : await hashPassword(password);
     return this.prisma.$transaction(async (tx) => {
-      const ended = await storePasswordHash(tx, accountId, passwordHash, keepSessionId);
+      await tx.account.update({ where: { id: accountId }, data: { passwordHash } });
+      const ended = await endSessions(tx, accountId, keepSessionId);
       await alsoInTransaction?.(tx);
-      return ended;
+      return ended.count;
     });
   }
 
@@ -285,13 +286,4 @@ async function passwordMatches(passwordHash: string | null, password: string): P
 /** argon2id with the library's defaults (OWASP's recommended minimum: 19 MiB, 2 passes). */
 export function hashPassword(password: string): Promise<string> {
   return argon2Hash(password);
-}
-
-/** An open interactive transaction's client. */
-export type PrismaTransaction = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
-
-/** Writes a password hash (made before the transaction: argon2 is slow) and ends the account's sessions but `keepSessionId`'s; how many ended. */
-export async function storePasswordHash(tx: Pick<PrismaClient, "account" | "session">, accountId: string, passwordHash: string | null, keepSessionId?: string): Promise<number> {
-  await tx.account.update({ where: { id: accountId }, data: { passwordHash } });
-  return (await endSessions(tx, accountId, keepSessionId)).count;
 }

@@ -1,8 +1,9 @@
 import type { PrismaClient } from "../db/prisma.ts";
 import type { MailWriter } from "../mail/outbox-store.ts";
 import type { Outbox } from "../mail/outbox.ts";
+import { endSessions } from "../sessions/sessions.ts";
 import { AccountTokens, type TokenWriter } from "./account-tokens.ts";
-import { AccountError, hashPassword, storePasswordHash } from "./accounts.ts";
+import { AccountError, hashPassword } from "./accounts.ts";
 import { normalizeEmail } from "./email-address.ts";
 
 export interface PasswordResetOptions {
@@ -90,7 +91,8 @@ export class PasswordReset {
       const taken = await this.tokens.take(tx, token, "password_reset", now);
       if (!taken.ok) return taken;
       const account = await tx.account.findUniqueOrThrow({ where: { id: taken.accountId }, select: { id: true, email: true } });
-      await storePasswordHash(tx, account.id, passwordHash);
+      await tx.account.update({ where: { id: account.id }, data: { passwordHash } });
+      await endSessions(tx, account.id);
       await this.queueChangedNotice(tx, account, now);
       return { ok: true, accountId: account.id, email: account.email };
     });
