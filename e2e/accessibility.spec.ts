@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { E2E_BASE_URL } from "./env";
-import { type E2EAccount, expect, finishedJob, test } from "./fixtures";
+import { admin, createAccount, type E2EAccount, expect, finishedJob, test } from "./fixtures";
 import { dashboardPages } from "./routes";
 
 /**
@@ -31,11 +31,28 @@ async function post(account: E2EAccount, path: string, body: unknown) {
 }
 
 // The pages a mailed link opens, with a token that is no one's: each says so on its own page.
-for (const path of ["/", "/sign-in", "/sign-up", "/verify-email?token=e2e-no-such-token", "/change-email?token=e2e-no-such-token"]) {
+for (const path of ["/", "/sign-in", "/sign-up", "/forgot-password", "/reset-password", "/sign-in?reset=done", "/verify-email?token=e2e-no-such-token", "/change-email?token=e2e-no-such-token"]) {
   test(`axe: ${path} signed out`, async ({ page }) => {
     await expectNoViolations(page, path);
   });
 }
+
+test("axe: a working reset link's form", async ({ page }) => {
+  const { email } = createAccount("free");
+  await expectNoViolations(page, String(admin("account:reset-link", "--email", email).link));
+});
+
+test("axe: the forgot page's answer", async ({ page }) => {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.goto("/forgot-password");
+    await page.getByLabel("Email").fill(`e2e-axe-${Date.now().toString(36)}@example.com`);
+    await page.getByRole("button", { name: "Send reset link" }).click();
+    await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((v) => v.id), `the forgot page's answer in ${colorScheme}`).toEqual([]);
+  }
+});
 
 for (const path of dashboardPages().filter((p) => p !== "/dashboard/urls/view")) {
   test(`axe: ${path}`, async ({ signedIn: page }) => {

@@ -111,7 +111,7 @@ async function serveHtml(body: string): Promise<{ url: string; close(): Promise<
 }
 
 /** The pages a browser can open, signed in, plus a 404 and a job page for a job that does not exist. */
-const PAGES = () => ["/", "/sign-in", "/sign-up", "/no-such-page", "/dashboard/bulk/e2e-no-such-job", ...dashboardPages()];
+const PAGES = () => ["/", "/sign-in", "/sign-up", "/forgot-password", "/reset-password", "/no-such-page", "/dashboard/bulk/e2e-no-such-job", ...dashboardPages()];
 
 test.describe("framing and content security policy", () => {
   test("every page sends the CSP with frame-ancestors 'none' and a fresh nonce, X-Frame-Options, nosniff and a referrer policy", async ({ signedIn: page }) => {

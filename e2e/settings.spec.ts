@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { createAccount, expect, expectNoPageOverflow, signIn, signOut, test, type E2EAccount, withDatabase } from "./fixtures";
+import { createAccount, expect, expectNoPageOverflow, signIn, signOut, test, type E2EAccount, waitForMail, withDatabase } from "./fixtures";
 
 /** Another browser (its own cookies) signed in as the account. */
 async function otherBrowser(browser: Browser, account: E2EAccount): Promise<Page> {
@@ -64,6 +64,9 @@ test("changes the password: this session stays, other sessions end, the new pass
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
   await signIn(page, { email: account.email, password: newPassword });
+  // The account's address is told, in case it was not its owner.
+  const { mail } = await waitForMail(account.email, /Your sharecount password was changed/);
+  expect(mail.autoSubmitted).toBe("auto-generated");
 });
 
 test("lists this account's sessions; revoking one signs that browser out on its next request", async ({ signedIn: page, account, browser }) => {

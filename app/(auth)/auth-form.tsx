@@ -12,8 +12,10 @@ interface Props {
   next?: string;
 }
 
-const inputClass = (invalid: boolean) =>
+export const inputClass = (invalid: boolean) =>
   `mt-1 w-full rounded-md border px-3 py-2 ${invalid ? "border-red-600" : "border-slate-300"}`;
+
+export const submitClass = "w-full rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60";
 
 /**
  * The sign-in and sign-up form. A refusal keeps the email (the server sends it back, so it works without
@@ -68,22 +70,21 @@ export function AuthForm({ mode, action, next }: Props) {
           className={inputClass(!!errors.password)}
         />
         {errors.password && <FieldError id="password-error">{errors.password}</FieldError>}
+        {signIn && (
+          <p className="mt-1 text-right text-sm">
+            <Link className="text-brand-700 underline" href="/forgot-password">
+              Forgot password?
+            </Link>
+          </p>
+        )}
         {!signIn && (
           <p id="password-hint" className="mt-1 text-xs text-slate-600">
             {PASSWORD_HINT}
           </p>
         )}
       </div>
-      {errors.form && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          {errors.form}
-        </p>
-      )}
-      <button
-        type="submit"
-        disabled={pending}
-        className="w-full rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700 disabled:opacity-60"
-      >
+      {errors.form && <FormError>{errors.form}</FormError>}
+      <button type="submit" disabled={pending} className={submitClass}>
         {pending ? "Please wait…" : signIn ? "Sign in" : "Create account"}
       </button>
       <p className="text-center text-sm text-slate-600">
@@ -102,9 +103,18 @@ export function AuthForm({ mode, action, next }: Props) {
 }
 
 /** A field's reason for a refusal: announced when it appears, and named by the field's aria-describedby. */
-function FieldError({ id, children }: { id: string; children: string }) {
+export function FieldError({ id, children }: { id: string; children: string }) {
   return (
     <p id={id} role="alert" className="mt-1 text-sm text-red-700">
+      {children}
+    </p>
+  );
+}
+
+/** A refusal of the whole form (a wrong password, a limit). */
+export function FormError({ children }: { children: string }) {
+  return (
+    <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
       {children}
     </p>
   );

@@ -226,15 +226,17 @@ export class Accounts {
 
   /**
    * Sets the password (null removes it) and, in the same transaction, ends the account's sessions but
-   * `keepSessionId`'s: a browser signed in with the old password is signed out with it. Returns how many ended.
+   * `keepSessionId`'s: a browser signed in with the old password is signed out with it. `within` (the
+   * "password changed" notice) commits with the change or not at all. Returns how many ended.
    */
-  async setPassword(accountId: string, password: string | null, keepSessionId?: string): Promise<number> {
+  async setPassword(accountId: string, password: string | null, keepSessionId?: string, within?: (tx: AccountWriter) => Promise<unknown>): Promise<number> {
     const passwordHash = password === null ? null : await hashPassword(password);
-    const [, ended] = await this.prisma.$transaction([
-      this.prisma.account.update({ where: { id: accountId }, data: { passwordHash } }),
-      endSessions(this.prisma, accountId, keepSessionId),
-    ]);
-    return ended.count;
+    return this.prisma.$transaction(async (tx) => {
+      await tx.account.update({ where: { id: accountId }, data: { passwordHash } });
+      const ended = await endSessions(tx, accountId, keepSessionId);
+      await within?.(tx);
+      return ended.count;
+    });
   }
 
   private async passwordHashOf(accountId: string): Promise<string | null> {
@@ -293,6 +295,6 @@ async function passwordMatches(passwordHash: string | null, password: string): P
 }
 
 /** argon2id with the library's defaults (OWASP's recommended minimum: 19 MiB, 2 passes). */
-function hashPassword(password: string): Promise<string> {
+export function hashPassword(password: string): Promise<string> {
   return argon2Hash(password);
 }

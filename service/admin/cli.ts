@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
 import { passwordProblem } from "../../lib/accounts/password-rule.ts";
 import { Accounts, AccountError } from "../../lib/accounts/accounts.ts";
+import { normalizeEmail } from "../../lib/accounts/email-address.ts";
+import { PasswordReset } from "../../lib/accounts/password-reset.ts";
 import { QuotaClock } from "../../lib/quota/clock.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
@@ -15,6 +17,8 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   account:create --email E --plan free|plus|business|dedicated [--password P]
   account:plan   --email E --plan P
   account:show   --email E
+  account:reset-link --email E
+  account:password   --email E --password P
   key:roll       --email E
   whitelist:set  --email E --domains a.com,*.b.com --enabled true|false
   plan:list
@@ -72,7 +76,15 @@ async function main(argv: string[]): Promise<unknown> {
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
   const store = openStore(env.DATABASE_URL);
   const accounts = new Accounts(prisma, clock, vault, store);
-  const mail = accountMailOf(prisma, openOutbox(prisma, secret), mailSettings(env).linkOrigin);
+  const outbox = openOutbox(prisma, secret);
+  const mail = accountMailOf(prisma, outbox, mailSettings(env).linkOrigin);
+  const passwordReset = new PasswordReset({
+    prisma,
+    outbox,
+    linkOrigin: mailSettings(env).linkOrigin,
+    ttlMinutes: env.PASSWORD_RESET_TTL_MINUTES,
+    timeZone: clock.timeZone,
+  });
   try {
     switch (command) {
       case "account:create": {
@@ -90,6 +102,21 @@ async function main(argv: string[]): Promise<unknown> {
         return await accounts.setPlan(required(values, "email"), required(values, "plan"));
       case "account:show":
         return await accounts.show(required(values, "email"));
+      case "account:reset-link": {
+        const { email, link, expiresAt } = await passwordReset.link(required(values, "email"), clock.now());
+        return { email, link, expires_at: expiresAt.toISOString() };
+      }
+      case "account:password": {
+        const email = required(values, "email");
+        const password = required(values, "password");
+        const problem = passwordProblem(password, email);
+        if (problem) throw new AccountError(`--password: ${problem}`);
+        const id = await accounts.idOf(email);
+        if (!id) throw new AccountError(`No account with email ${email}`);
+        const account = { id, email: normalizeEmail(email) };
+        const ended = await accounts.setPassword(id, password, undefined, (tx) => passwordReset.queueChangedNotice(tx, account, clock.now()));
+        return { email: account.email, sessions_ended: ended };
+      }
       case "key:roll":
         return await accounts.rollKey(required(values, "email"), (tx, rolled) => mail.notices.keyRolled(tx, rolled, clock.now()));
       case "whitelist:set": {

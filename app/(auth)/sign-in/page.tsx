@@ -9,14 +9,20 @@ import { AuthForm } from "../auth-form";
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[]; reset?: string | string[] }> }) {
+  const params = await searchParams;
   // The dashboard page that sent the browser here, to return to once signed in.
-  const next = safeNextPath((await searchParams).next);
+  const next = safeNextPath(params.next);
   if (await currentAccount()) redirect(next);
   const providers = oauthProviders();
   return (
     <>
       <h1 className="mb-4 text-lg font-semibold">Sign in</h1>
+      {params.reset === "done" && (
+        <p role="status" className="mb-4 rounded-md bg-green-50 px-3 py-2 text-sm text-green-800">
+          Your password was changed, and every browser signed in to your account was signed out. Sign in with your new password.
+        </p>
+      )}
       <AuthForm mode="sign-in" action={signInAction} next={next} />
       {providers.length > 0 && (
         <div className="mt-6 space-y-2 border-t border-slate-200 pt-4">

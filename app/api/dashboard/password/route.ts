@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { passwordReset } from "@/dashboard/server/auth/password-reset";
 import { rateLimiter, retryMinutes, takeFromLimits } from "@/dashboard/server/auth/rate-limit";
 import { dashboard } from "@/dashboard/server/context";
 import { DashboardError } from "@/dashboard/client/dashboard-error";
 import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 import { MAX_PASSWORD_LENGTH } from "@/lib/accounts/password-limits";
 import { passwordProblem } from "@/lib/accounts/password-rule";
+import type { MailWriter } from "@/lib/mail/outbox-store";
 
 const input = z
   .object({
@@ -18,9 +20,12 @@ const input = z
 // A stolen session must not be a way to guess the password (and so keep access after it is revoked).
 const attempts = () => rateLimiter("password-change", 5, 15 * 60);
 
-/** Changes the password; this browser stays signed in, every other session of the account is signed out. */
+/**
+ * Changes the password; this browser stays signed in, every other session of the account is signed out, and
+ * the "password changed" notice is queued in the same transaction.
+ */
 export const POST = signedInEndpoint({ input }, async ({ account, input }) => {
-  const { accounts } = dashboard();
+  const { accounts, clock } = dashboard();
   const problem = passwordProblem(input.newPassword, account.email);
   if (problem) throw new DashboardError("invalid_input", 422, problem);
   if (await accounts.hasPassword(account.id)) {
@@ -30,5 +35,6 @@ export const POST = signedInEndpoint({ input }, async ({ account, input }) => {
     if (!valid) throw new DashboardError("wrong_password", 422, "The current password is not right.");
     await attempts().delete(account.id);
   }
-  return { otherSessionsSignedOut: await accounts.setPassword(account.id, input.newPassword, account.sessionId) };
+  const notice = (tx: MailWriter) => passwordReset().queueChangedNotice(tx, account, clock.now());
+  return { otherSessionsSignedOut: await accounts.setPassword(account.id, input.newPassword, account.sessionId, notice) };
 });
