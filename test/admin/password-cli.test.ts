@@ -50,7 +50,7 @@ describe("admin CLI: password reset without mail", { timeout: 60_000 }, () => {
     // Without SHARECOUNT_PUBLIC_URL the link points at this machine's port.
     const second = await runAdmin(db.url, ["account:reset-link", "--email", "reset@example.com"], { PORT: "4321" });
     expect(second.json.link).toMatch(/^http:\/\/localhost:4321\/reset-password\?token=/);
-    expect((await prisma.accountToken.findMany({ where: { accountId: id } })).map((t) => t.tokenHash)).toEqual([tokenHash(second.json.link)]);
+    expect((await prisma.accountToken.findMany({ where: { accountId: id, purpose: "password_reset" } })).map((t) => t.tokenHash)).toEqual([tokenHash(second.json.link)]);
 
     expect((await cli(["account:reset-link", "--email", "nobody@example.com"])).json.error).toMatch(/No account with email nobody@example\.com/);
   });
