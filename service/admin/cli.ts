@@ -1,6 +1,9 @@
 import { parseArgs } from "node:util";
 import { passwordProblem } from "../../lib/accounts/password-rule.ts";
 import { Accounts, AccountError } from "../../lib/accounts/accounts.ts";
+import { AccountDeletion } from "../../lib/accounts/account-deletion.ts";
+import { mailSettings } from "../../lib/mail/mail-env.ts";
+import { openOutbox } from "../../lib/mail/mail-service.ts";
 import { QuotaClock } from "../../lib/quota/clock.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
@@ -12,6 +15,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   account:create --email E --plan free|plus|business|dedicated [--password P]
   account:plan   --email E --plan P
   account:show   --email E
+  account:delete --email E
   key:roll       --email E
   whitelist:set  --email E --domains a.com,*.b.com --enabled true|false
   plan:list
@@ -62,7 +66,8 @@ async function main(argv: string[]): Promise<unknown> {
   loadDotEnv();
   const env = parseEnv();
   // The secret first: with PostgreSQL it must be configured, and a missing one should not wait for migrations.
-  const vault = new KeyVault(loadServerSecret(env));
+  const secret = loadServerSecret(env);
+  const vault = new KeyVault(secret);
   await migrate(env.DATABASE_URL);
   const prisma = createPrisma(env.DATABASE_URL);
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
@@ -82,6 +87,20 @@ async function main(argv: string[]): Promise<unknown> {
         return await accounts.setPlan(required(values, "email"), required(values, "plan"));
       case "account:show":
         return await accounts.show(required(values, "email"));
+      case "account:delete": {
+        const email = required(values, "email");
+        const id = await accounts.idOf(email);
+        if (!id) throw new AccountError(`No account with email ${email}`);
+        const deletion = new AccountDeletion({
+          prisma,
+          outbox: openOutbox(prisma, secret),
+          clock,
+          bulk: store.bulk,
+          linkOrigin: mailSettings(env).linkOrigin,
+          redis: env.REDIS_URL ? { url: env.REDIS_URL, prefix: env.REDIS_PREFIX } : null,
+        });
+        return { deleted: (await deletion.delete(id)).email };
+      }
       case "key:roll":
         return await accounts.rollKey(required(values, "email"));
       case "whitelist:set": {

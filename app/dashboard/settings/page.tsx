@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { requireAccount } from "@/dashboard/server/auth/current-account";
 import { dashboard } from "@/dashboard/server/context";
 import { SettingsClient } from "./settings-client";
+import { ExportCard } from "./export-card";
+import { DeleteAccountCard } from "./delete-account-card";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -14,5 +16,11 @@ export default async function SettingsPage() {
     context.trackingSettings.of(account.id),
   ]);
   // The server's clock renders "last seen …" the same on the server and while hydrating; the browser's takes over after.
-  return <SettingsClient initialSessions={sessions} hasPassword={hasPassword} tracking={tracking} serverNow={Date.now()} />;
+  return (
+    <div className="space-y-6">
+      <SettingsClient initialSessions={sessions} hasPassword={hasPassword} tracking={tracking} serverNow={Date.now()} />
+      <ExportCard />
+      <DeleteAccountCard email={account.email} hasPassword={hasPassword} />
+    </div>
+  );
 }
