@@ -30,7 +30,7 @@ async function post(account: E2EAccount, path: string, body: unknown) {
   return (await response.json()) as Record<string, unknown>;
 }
 
-for (const path of ["/", "/sign-in", "/sign-up"]) {
+for (const path of ["/", "/sign-in", "/sign-up", "/account-deleted"]) {
   test(`axe: ${path} signed out`, async ({ page }) => {
     await expectNoViolations(page, path);
   });

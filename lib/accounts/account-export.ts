@@ -53,73 +53,57 @@ async function* documentOf(store: ExportStore, context: AccountContext, profile:
     whitelist: context.whitelist,
     usage: usageOf(allocations, served, refused),
   };
-  // The head is small; the arrays after it are written as they are read.
+  // The head is small; the arrays after it are written as they are read, a page of rows per piece.
   yield JSON.stringify(head).slice(0, -1);
   yield ',"tracked_urls":[';
-  yield* separated(trackedUrls(store, id));
+  yield* trackedUrls(store, id);
   yield '],"history":[';
-  yield* separated(histories(store, id));
+  yield* histories(store, id);
   yield '],"bulk_jobs":[';
-  yield* separated(bulkJobs(store, id));
+  yield* bulkJobs(store, id);
   yield "]}";
 }
 
-/** Items (each yielded in one or more pieces, `null` starting the next) with commas between them. */
-async function* separated(items: AsyncGenerator<string | null>): AsyncGenerator<string> {
-  let first = true;
-  for await (const piece of items) {
-    if (piece !== null) yield piece;
-    else if (first) first = false;
-    else yield ",";
-  }
-}
-
-async function* trackedUrls(store: ExportStore, accountId: string): AsyncGenerator<string | null> {
+async function* trackedUrls(store: ExportStore, accountId: string): AsyncGenerator<string> {
   let after: { value: number | null; urlId: number } | undefined;
+  let comma = "";
   do {
     const page = await store.tracked.page(accountId, { sort: "added", order: "asc", limit: TRACKED_PAGE, after });
-    for (const row of page.rows) {
-      yield null;
-      yield JSON.stringify(trackedUrlOf(row));
-    }
+    if (page.rows.length > 0) yield comma + page.rows.map((row) => JSON.stringify(trackedUrlOf(row))).join(",");
+    comma = ",";
     after = page.next ?? undefined;
   } while (after);
 }
 
 /** Each tracked URL with its points, walked in (URL id, hour) order: a URL's object opens at its first point. */
-async function* histories(store: ExportStore, accountId: string): AsyncGenerator<string | null> {
+async function* histories(store: ExportStore, accountId: string): AsyncGenerator<string> {
   let after = FIRST_POINT;
   let open = false;
   for (;;) {
     const points = await store.tracked.pointsAfter(accountId, after, POINTS_PAGE);
+    let piece = "";
     for (const { urlId, hour, url, point } of points) {
       const sameUrl = open && urlId === after.urlId;
-      if (!sameUrl) {
-        if (open) yield "]}";
-        yield null;
-        yield `{"url":${JSON.stringify(url)},"points":[`;
-        open = true;
-      }
-      yield `${sameUrl ? "," : ""}${JSON.stringify(pointOf(point.at, point.values))}`;
+      if (!sameUrl) piece += `${open ? "]}," : ""}{"url":${JSON.stringify(url)},"points":[`;
+      piece += `${sameUrl ? "," : ""}${JSON.stringify(pointOf(point.at, point.values))}`;
+      open = true;
       after = { urlId, hour };
     }
+    yield piece;
     if (points.length < POINTS_PAGE) break;
   }
   if (open) yield "]}";
 }
 
-async function* bulkJobs(store: ExportStore, accountId: string): AsyncGenerator<string | null> {
+async function* bulkJobs(store: ExportStore, accountId: string): AsyncGenerator<string> {
+  let comma = "";
   for (const job of await store.bulk.jobsOf(accountId)) {
-    yield null;
-    yield `${JSON.stringify(bulkJobOf(job)).slice(0, -1)},"results":[`;
+    yield `${comma}${JSON.stringify(bulkJobOf(job)).slice(0, -1)},"results":[`;
+    comma = ",";
     let afterId = 0;
-    let first = true;
-    for (;;) {
+    for (let first = true; ; first = false) {
       const rows = await store.bulk.resultsAfter(job.id, afterId, RESULTS_PAGE);
-      for (const row of rows) {
-        yield `${first ? "" : ","}${JSON.stringify(bulkResultOf(row))}`;
-        first = false;
-      }
+      if (rows.length > 0) yield (first ? "" : ",") + rows.map((row) => JSON.stringify(bulkResultOf(row))).join(",");
       if (rows.length < RESULTS_PAGE) break;
       afterId = rows.at(-1)!.id;
     }

@@ -44,18 +44,21 @@ export const TRACKED_SELECT = `
   SELECT t.url_id, c.url, t.added_at, t.aliases, t.last_refreshed_at, s.next_refresh_at, t.latest, t.total, t.change_7d, t.change_30d
   FROM tracked_url t JOIN counted_url c ON c.id = t.url_id LEFT JOIN refresh_schedule s ON s.url_id = t.url_id`;
 
+/** The parameters of pointsAfterStatement: the account, the cursor and the limit. */
+export type PointsAfterParam = "account" | "urlId" | "hour" | "limit";
+
 /**
- * A page of the account's tracked URLs' points it may read (TrackedStore.pointsAfter): the account, the cursor's
- * URL id and hour and the limit are parameters 1 to 4 (`param(i)` writes one); `least` is the database's
- * two-argument minimum. The cursor's URL id also bounds the tracked_url index scan that drives the join.
+ * A page of the account's tracked URLs' points it may read (TrackedStore.pointsAfter); `param(name)` writes a
+ * parameter, `least` is the database's two-argument minimum. The cursor's URL id also bounds the tracked_url
+ * index scan that drives the join.
  */
-export const pointsAfterStatement = (param: (i: number) => string, least: "MIN" | "LEAST") => `
+export const pointsAfterStatement = (param: (name: PointsAfterParam) => string, least: "MIN" | "LEAST") => `
   SELECT t.url_id, c.url, o.hour, ${POINT_TIMES}, ${OBSERVATION_COLUMNS.join(", ")}
   FROM tracked_url t JOIN counted_url c ON c.id = t.url_id JOIN observation o ON o.url_id = t.url_id
   LEFT JOIN queried_url q ON q.account_id = t.account_id AND q.url_id = t.url_id
-  WHERE t.account_id = ${param(1)} AND t.url_id >= ${param(2)} AND (t.url_id > ${param(2)} OR o.hour > ${param(3)})
+  WHERE t.account_id = ${param("account")} AND t.url_id >= ${param("urlId")} AND (t.url_id > ${param("urlId")} OR o.hour > ${param("hour")})
     AND COALESCE(o.first_observed_at, o.observed_at) >= ${least}(COALESCE(q.first_at, t.added_at), t.added_at)
-  ORDER BY t.url_id, o.hour LIMIT ${param(4)}`;
+  ORDER BY t.url_id, o.hour LIMIT ${param("limit")}`;
 
 export type TrackedPointRow = ObservationRow & { url_id: number; url: string; hour: number };
 

@@ -28,7 +28,7 @@ const SQL = {
     ON CONFLICT (url_id) DO UPDATE SET ${DUE_AGAIN("excluded.next_refresh_at", "GREATEST", "s.")}`,
   remove: "DELETE FROM tracked_url WHERE account_id = $1 AND url_id = $2",
   get: `${TRACKED_SELECT} WHERE t.account_id = $1 AND t.url_id = $2`,
-  pointsAfter: pointsAfterStatement((i) => `$${i}`, "LEAST"),
+  pointsAfter: pointsAfterStatement((name) => ({ account: "$1", urlId: "$2", hour: "$3", limit: "$4" })[name], "LEAST"),
   setAliases: "UPDATE tracked_url SET aliases = $1 WHERE account_id = $2 AND url_id = $3",
   dueNow: `UPDATE refresh_schedule SET ${DUE_AGAIN("$1::bigint", "GREATEST")} WHERE url_id = $2`,
   claim: CLAIM,
