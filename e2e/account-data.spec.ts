@@ -66,6 +66,7 @@ test("Settings → Delete account with the password deletes, signs out, kills th
   await expect(page).toHaveURL(/\/account-deleted$/);
   await expect(page.getByRole("heading", { name: "Your account was deleted" })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath("account-deleted.png"), fullPage: true });
+  expect((await page.context().cookies()).map((cookie) => cookie.name)).not.toContain("authjs.session-token");
 
   expect((await api("/v1.0/quota", account.apiKey)).status).toBe(401);
   await page.goto("/dashboard/settings");

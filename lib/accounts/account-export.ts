@@ -33,7 +33,7 @@ export async function openAccountExport(store: ExportStore, accountId: string, n
   return { filename: exportFilename(profile.email, now), body: byteStream(chunked(documentOf(store, context, profile, now))) };
 }
 
-export function exportFilename(email: string, now: number): string {
+function exportFilename(email: string, now: number): string {
   return `sharecount-export-${email.replace(/[^\w@.+-]/g, "_")}-${new Date(now).toISOString().slice(0, 10)}.json`;
 }
 

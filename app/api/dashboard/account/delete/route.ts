@@ -27,6 +27,7 @@ export const POST = signedInEndpoint({ input }, async ({ account, input }) => {
     if (!(await context.accounts.checkPassword(account.id, input.password ?? ""))) {
       throw new DashboardError("wrong_password", 422, "The password is not right.");
     }
+    await attempts().delete(account.id);
   } else if (normalizeEmail(input.email ?? "") !== account.email) {
     throw new DashboardError("invalid_input", 422, "Type your account's email address exactly to confirm.");
   }
@@ -39,7 +40,6 @@ export const POST = signedInEndpoint({ input }, async ({ account, input }) => {
     linkOrigin: mail.linkOrigin,
     redis: env.REDIS_URL ? { url: env.REDIS_URL, prefix: env.REDIS_PREFIX } : null,
   }).delete(account.id);
-  await attempts().delete(account.id);
   // The session row went with the account; the cookie goes too.
   (await cookies()).delete(sessionCookieName((await requestInfo()).secure));
   return { deleted: true };
