@@ -13,7 +13,7 @@ import { postgresSkipReason, postgresStoreDatabase, sqliteStoreDatabase, twoStor
 /**
  * The export of a business account with 50,000 tracked URLs, each with two points, streams in bounded memory
  * on both stores: the live heap (measured after a full GC every 64 chunks of 64 KB) never grows by more than
- * 16 MB while the document is read, which is under half of the ~30 MB document. An export that built the
+ * 16 MB while the document is read, which is under half of the 36 MB document. An export that built the
  * document, or held its rows, could not stay under it; one that streams holds a few pages (500 tracked URLs,
  * 2,000 points) and a chunk.
  */
