@@ -7,7 +7,8 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
   reactStrictMode: true,
   // Native modules and the Prisma driver adapter load from node_modules at run time, not from the bundle.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@node-rs/argon2"],
+  // BullMQ (account deletion removes queued bulk URLs) forks and imports its sandboxed workers by path at run time.
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "@node-rs/argon2", "bullmq"],
   // The build checks the dashboard's own code; `npm test` typechecks everything (tests, scripts, the API).
   typescript: { tsconfigPath: "tsconfig.next.json" },
   // Behind a proxy that does not pass the public host on, server actions from the public origin are still

@@ -31,7 +31,7 @@ async function post(account: E2EAccount, path: string, body: unknown) {
 }
 
 // The pages a mailed link opens, with a token that is no one's: each says so on its own page.
-for (const path of ["/", "/sign-in", "/sign-up", "/forgot-password", "/reset-password", "/sign-in?reset=done", "/verify-email?token=e2e-no-such-token", "/change-email?token=e2e-no-such-token"]) {
+for (const path of ["/", "/sign-in", "/sign-up", "/forgot-password", "/reset-password", "/sign-in?reset=done", "/verify-email?token=e2e-no-such-token", "/change-email?token=e2e-no-such-token", "/account-deleted"]) {
   test(`axe: ${path} signed out`, async ({ page }) => {
     await expectNoViolations(page, path);
   });

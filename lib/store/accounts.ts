@@ -25,12 +25,26 @@ export interface AccountContext {
 /** The account's stored network list: unknown ids (a network since removed) are dropped. */
 export const networkListOf = (stored: string | null): NetworkId[] | null => (stored === null ? null : stored.split(",").filter(isNetworkId));
 
+/** What the account says about itself (its export's profile): no key, hash, password or provider token. */
+export interface AccountProfile {
+  email: string;
+  name: string | null;
+  /** Epoch milliseconds, as every time below. */
+  createdAt: number;
+  emailVerifiedAt: number | null;
+  hasPassword: boolean;
+  countVariants: boolean;
+  /** The sign-in providers linked (github, google), by name only. */
+  signInProviders: string[];
+}
+
 export interface AccountReads {
   byKeyHash(keyHash: string): Promise<AccountContext | null>;
   byId(accountId: string): Promise<AccountContext | null>;
   /** Changes whenever accounts, plans or whitelists may have changed; cached accounts are valid while it does not. */
   version(): Promise<number>;
   plan(accountId: string): Promise<PlanLimits | null>;
+  profile(accountId: string): Promise<AccountProfile | null>;
   /** The largest batch limit of any plan: how many URLs a bulk body may hold before its key says whose it is. */
   largestBulkBatchLimit(): Promise<number>;
 }

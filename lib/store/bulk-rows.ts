@@ -3,7 +3,7 @@ import { isNetworkId, NETWORK_IDS } from "../counts/all-networks.ts";
 import { storedCountsSchema } from "../counts/values.ts";
 import { observedValuesSchema } from "../history/observed.ts";
 import { networkListOf } from "./accounts.ts";
-import type { BulkJob, BulkResult, BulkUrlResult } from "./bulk.ts";
+import type { BulkJob, BulkResult, BulkUrlResult, CountedBulkUrl } from "./bulk.ts";
 
 /** The bulk tables' rows as both drivers read them (epoch-millisecond columns as numbers). */
 
@@ -47,3 +47,12 @@ export function toResult(row: { url: string; result: string }): BulkResult {
   if (typeof stored === "object" && stored !== null && "networks" in stored) return { url: row.url, networks: networksResultSchema.parse(stored).networks };
   return { url: row.url, counts: storedCountsSchema.parse(stored) };
 }
+
+export interface CountedUrlRow {
+  id: number;
+  url: string;
+  result: string;
+  completed_at: number;
+}
+
+export const toCountedUrl = (row: CountedUrlRow): CountedBulkUrl => ({ ...toResult(row), id: row.id, completedAt: Number(row.completed_at) });

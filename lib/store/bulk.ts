@@ -48,6 +48,9 @@ export type BulkUrlResult = { counts: StoredCounts } | { networks: NetworksResul
 
 export type BulkResult = { url: string } & BulkUrlResult;
 
+/** A counted URL with its id (where a page of results ends) and when it was counted. */
+export type CountedBulkUrl = BulkResult & { id: number; completedAt: number };
+
 export type BulkCompletion = "completed" | "quota_exhausted" | "already_done";
 
 export interface BulkStore {
@@ -72,6 +75,8 @@ export interface BulkStore {
   jobsOf(accountId: string): Promise<BulkJob[]>;
   /** The job's counted URLs, in submission order. */
   results(jobId: string): Promise<BulkResult[]>;
+  /** The job's counted URLs after `afterId`, in submission order, at most `limit`. */
+  resultsAfter(jobId: string, afterId: number, limit: number): Promise<CountedBulkUrl[]>;
   /** Jobs with queued URLs that are not paused at `now`, oldest first. */
   active(now: number): Promise<ActiveBulkJob[]>;
   /** A job's queued URLs after `afterId`, in submission order. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { observedValuesSchema } from "../history/observed.ts";
-import type { TrackedCursor, TrackedPageQuery, TrackedSummary, TrackedUrl } from "./tracked.ts";
+import { OBSERVATION_COLUMNS, pointOf, POINT_TIMES, type ObservationRow } from "./observation-rows.ts";
+import type { TrackedCursor, TrackedPageQuery, TrackedPoint, TrackedSummary, TrackedUrl } from "./tracked.ts";
 
 /** One reading of tracked-URL rows, and one text of the list's queries, for both stores. */
 
@@ -42,6 +43,26 @@ export const summaryColumns = (summary: TrackedSummary) =>
 export const TRACKED_SELECT = `
   SELECT t.url_id, c.url, t.added_at, t.aliases, t.last_refreshed_at, s.next_refresh_at, t.latest, t.total, t.change_7d, t.change_30d
   FROM tracked_url t JOIN counted_url c ON c.id = t.url_id LEFT JOIN refresh_schedule s ON s.url_id = t.url_id`;
+
+/** The parameters of pointsAfterStatement: the account, the cursor and the limit. */
+export type PointsAfterParam = "account" | "urlId" | "hour" | "limit";
+
+/**
+ * A page of the account's tracked URLs' points it may read (TrackedStore.pointsAfter); `param(name)` writes a
+ * parameter, `least` is the database's two-argument minimum. The cursor's URL id also bounds the tracked_url
+ * index scan that drives the join.
+ */
+export const pointsAfterStatement = (param: (name: PointsAfterParam) => string, least: "MIN" | "LEAST") => `
+  SELECT t.url_id, c.url, o.hour, ${POINT_TIMES}, ${OBSERVATION_COLUMNS.join(", ")}
+  FROM tracked_url t JOIN counted_url c ON c.id = t.url_id JOIN observation o ON o.url_id = t.url_id
+  LEFT JOIN queried_url q ON q.account_id = t.account_id AND q.url_id = t.url_id
+  WHERE t.account_id = ${param("account")} AND t.url_id >= ${param("urlId")} AND (t.url_id > ${param("urlId")} OR o.hour > ${param("hour")})
+    AND COALESCE(o.first_observed_at, o.observed_at) >= ${least}(COALESCE(q.first_at, t.added_at), t.added_at)
+  ORDER BY t.url_id, o.hour LIMIT ${param("limit")}`;
+
+export type TrackedPointRow = ObservationRow & { url_id: number; url: string; hour: number };
+
+export const toTrackedPoint = (row: TrackedPointRow): TrackedPoint => ({ urlId: row.url_id, url: row.url, hour: row.hour, point: pointOf(row) });
 
 /**
  * The due URLs to lease next, at most `$max`, shared fairly: the accounts with due URLs take turns (each one's

@@ -1,5 +1,6 @@
 import type { NetworkId } from "../counts/all-networks.ts";
 import type { ObservedValues } from "../history/observed.ts";
+import type { HistoryPoint } from "./history.ts";
 
 /**
  * The URLs each account tracks, with their latest counts for that account, and the refresh schedule: one
@@ -73,6 +74,20 @@ export interface Tracker {
   since: number;
 }
 
+/** Where a walk through history points stands: the next point comes after this URL id and epoch hour. */
+export interface PointCursor {
+  urlId: number;
+  hour: number;
+}
+
+/** Before every point. */
+export const FIRST_POINT: PointCursor = { urlId: 0, hour: -1 };
+
+export interface TrackedPoint extends PointCursor {
+  url: string;
+  point: HistoryPoint;
+}
+
 export interface TrackedStore {
   /** Tracks these URLs (ids from the history) for the account, all or none within `limit`, due for a refresh at `at`. */
   add(accountId: string, urlIds: readonly number[], limit: number, at: number): Promise<AddTrackedResult>;
@@ -80,6 +95,11 @@ export interface TrackedStore {
   remove(accountId: string, urlId: number): Promise<boolean>;
   get(accountId: string, urlId: number): Promise<TrackedUrl | null>;
   count(accountId: string): Promise<number>;
+  /**
+   * The history of the account's tracked URLs as it may read it (points observed since it first asked about or
+   * tracked each URL: what others observed before is theirs), in (URL id, hour) order after `after`.
+   */
+  pointsAfter(accountId: string, after: PointCursor, limit: number): Promise<TrackedPoint[]>;
   /** Which of these URLs the account tracks. */
   trackedAmong(accountId: string, urlIds: readonly number[]): Promise<Set<number>>;
   /** A page of the account's tracked URLs; rows without the sort value come last in either order. */

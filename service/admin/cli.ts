@@ -3,6 +3,7 @@ import { passwordProblem } from "../../lib/accounts/password-rule.ts";
 import { Accounts, AccountError } from "../../lib/accounts/accounts.ts";
 import { normalizeEmail } from "../../lib/accounts/email-address.ts";
 import { PasswordReset } from "../../lib/accounts/password-reset.ts";
+import { AccountDeletion } from "../../lib/accounts/account-deletion.ts";
 import { QuotaClock } from "../../lib/quota/clock.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
@@ -19,6 +20,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   account:show   --email E
   account:reset-link --email E
   account:password   --email E --password P
+  account:delete --email E
   key:roll       --email E
   whitelist:set  --email E --domains a.com,*.b.com --enabled true|false
   plan:list
@@ -116,6 +118,20 @@ async function main(argv: string[]): Promise<unknown> {
         const account = { id, email: normalizeEmail(email) };
         const ended = await accounts.setPassword(id, password, undefined, (tx) => passwordReset.queueChangedNotice(tx, account, clock.now()));
         return { email: account.email, sessions_ended: ended };
+      }
+      case "account:delete": {
+        const email = required(values, "email");
+        const id = await accounts.idOf(email);
+        if (!id) throw new AccountError(`No account with email ${email}`);
+        const deletion = new AccountDeletion({
+          prisma,
+          outbox,
+          clock,
+          bulk: store.bulk,
+          linkOrigin: mailSettings(env).linkOrigin,
+          redis: env.REDIS_URL ? { url: env.REDIS_URL, prefix: env.REDIS_PREFIX } : null,
+        });
+        return { deleted: (await deletion.delete(id)).email };
       }
       case "key:roll":
         return await accounts.rollKey(required(values, "email"), (tx, rolled) => mail.notices.keyRolled(tx, rolled, clock.now()));

@@ -1,7 +1,8 @@
 import { DelayedError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { countBulkUrl, deleteExpiredBulkJobs, type BulkCountDeps } from "./count-bulk-url.ts";
-import { BULK_QUEUE, type BulkQueue, type BulkUrlJobData } from "./queue.ts";
+import { BULK_QUEUE, bullPrefix } from "../../lib/redis/account-keys.ts";
+import type { BulkQueue, BulkUrlJobData } from "./queue.ts";
 
 export interface BulkQueueWorkerOptions extends BulkCountDeps {
   queue: BulkQueue;
@@ -46,7 +47,7 @@ export class BulkQueueWorker {
     const { options } = this;
     this.worker = new Worker<BulkUrlJobData>(BULK_QUEUE, (job, token) => this.process(job, token), {
       connection: options.connection,
-      prefix: `${options.prefix}:bull`,
+      prefix: bullPrefix(options.prefix),
       concurrency: options.concurrency,
       lockDuration: options.lockMs,
       stalledInterval: options.lockMs,

@@ -1,21 +1,17 @@
 import { Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
+import { BULK_QUEUE, bullPrefix, queueJobId } from "../../lib/redis/account-keys.ts";
 import type { BulkStore, QueuedBulkUrl } from "../../lib/store/bulk.ts";
 
-/** The BullMQ queue of bulk URLs: one BullMQ job per URL, so a URL is the unit of locking and recovery. */
-export const BULK_QUEUE = "bulk-urls";
-
 export type BulkUrlJobData = QueuedBulkUrl;
-
-/** One BullMQ job id per bulk URL: adding a URL that is already in the queue is a no-op. */
-export const queueJobId = (urlId: number) => `url-${urlId}`;
 
 const PAGE = 1000;
 /** BullMQ's largest priority; a URL's priority is its place in its job (see enqueue). */
 const MAX_PRIORITY = 2_097_151;
 
 /**
- * Hands bulk URLs to the workers through BullMQ. The database stays the record of what is queued: this
+ * Hands bulk URLs to the workers through BullMQ, one BullMQ job per URL (BULK_QUEUE), so a URL is the unit of
+ * locking and recovery. The database stays the record of what is queued: this
  * only makes sure every queued URL has a live BullMQ job, which the API does when a job is submitted and
  * the workers do again for any job that stops making progress (a submission whose enqueue failed, a Redis
  * that lost its data, URLs delayed for a quota that has since been raised).
@@ -30,7 +26,7 @@ export class BulkQueue {
   ) {
     this.queue = new Queue<BulkUrlJobData>(BULK_QUEUE, {
       connection,
-      prefix: `${prefix}:bull`,
+      prefix: bullPrefix(prefix),
       defaultJobOptions: {
         // Results live in the database; a failed URL stays queued there and is offered again (see ensureQueued).
         removeOnComplete: true,

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { apiErrors, toApiError } from "./errors.ts";
 import { requestQuery, type QueryParams } from "./query.ts";
-import { isValidCallback, sendError, type Answer } from "./respond.ts";
+import { isValidCallback, sendError, type Answer, type StreamedBody } from "./respond.ts";
 
 /**
  * What an endpoint does with `callback`: answer as JSONP (the single-URL count endpoints), refuse it (GET
@@ -18,18 +18,18 @@ export interface EndpointRequest {
 }
 
 /** An API endpoint: Node's request in, the answer out (whoever routed the request writes it). */
-export type Endpoint = (req: IncomingMessage) => Promise<Answer>;
+export type Endpoint<Body extends string | StreamedBody = string> = (req: IncomingMessage) => Promise<Answer<Body>>;
 
 /**
  * Every API endpoint: the query string parsed once, the JSONP policy applied, and whatever the answer throws
  * mapped to the API's error object (as JSONP when the answer would have been).
  */
-export function endpoint(
+export function endpoint<Body extends string | StreamedBody = string>(
   jsonp: JsonpPolicy,
-  answer: (request: EndpointRequest) => Promise<Answer>,
+  answer: (request: EndpointRequest) => Promise<Answer<Body>>,
   /** How the query string is read: v1's tolerant reading by default (see query.ts). */
   readQuery: (url: string) => QueryParams = requestQuery,
-): Endpoint {
+): Endpoint<Body | string> {
   return async (req) => {
     const params = readQuery(req.url!);
     const requested = params.get("callback");

@@ -14,15 +14,18 @@ export function isValidCallback(name: string): boolean {
 
 type HeaderRecord = Record<string, string>;
 
+/** A body written as it is produced (the account export): only Hono's routes answer one, honouring backpressure. */
+export type StreamedBody = ReadableStream<Uint8Array>;
+
 /**
  * An answer as the endpoints build it: a status, plain-object headers (its own, never shared) and a body.
  * The single-URL count endpoints write it to Node's response themselves (api-listener.ts); the others hand it
  * to Hono as a Response.
  */
-export interface Answer {
+export interface Answer<Body extends string | StreamedBody = string> {
   status: number;
   headers: HeaderRecord;
-  body: string | null;
+  body: Body | null;
 }
 
 /** The key travels in the query string, never in a cookie, so any origin may read every answer. */
@@ -81,7 +84,7 @@ export function preflight(requestedHeaders: string | undefined): Answer {
  * For Hono: a Response with plain-object headers, which the Node adapter writes with one writeHead (headers
  * set through the context would become a Headers object first, a third of the cost of a small answer).
  */
-export function toResponse(answer: Answer): Response {
+export function toResponse(answer: Answer<string | StreamedBody>): Response {
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
 

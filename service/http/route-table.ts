@@ -5,7 +5,7 @@ import type { ApiDeps } from "../api-deps.ts";
 import type { Endpoint } from "./endpoint.ts";
 import { apiErrors, toApiError } from "./errors.ts";
 import { canonicalPath } from "./paths.ts";
-import { sendError, toResponse } from "./respond.ts";
+import { sendError, toResponse, type StreamedBody } from "./respond.ts";
 import { domainWhitelistHandler, quotaHandler, statusHandler, usageHandler } from "../routes/account.ts";
 import { retrieveBulkHandler, submitBulkHandler } from "../routes/bulk.ts";
 import { countsHandler } from "../routes/counts.ts";
@@ -14,6 +14,7 @@ import { v2BulkRetrieveHandler, v2BulkSubmitHandler } from "../routes/v2/bulk.ts
 import { v2HistoryCsvHandler, v2HistoryHandler } from "../routes/v2/history.ts";
 import { v2ImportHandler, v2CancelImportHandler } from "../routes/v2/imports.ts";
 import { v2UsageHandler } from "../routes/v2/usage.ts";
+import { v2AccountExportHandler } from "../routes/v2/account.ts";
 import { v2AliasesHandler, v2TrackedUrlHandler, v2TrackedStatusHandler, v2TrackedListHandler, v2TrackHandler, v2UntrackHandler } from "../routes/v2/tracked.ts";
 import { openApiDocument } from "../openapi/document.ts";
 import { sendJson } from "./respond.ts";
@@ -34,7 +35,7 @@ export interface ApiRoutes {
 
 /** A Hono handler answering with an endpoint: the request it reads is Node's own. */
 const viaHono =
-  (answer: Endpoint): Handler<{ Bindings: HttpBindings }> =>
+  (answer: Endpoint<string | StreamedBody>): Handler<{ Bindings: HttpBindings }> =>
   async (c) =>
     toResponse(await answer(c.env.incoming));
 
@@ -58,7 +59,7 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   });
 
   // A POST handler reads its body itself, as a stream bounded by BULK_MAX_BODY_BYTES (see bulk/body/read-body.ts).
-  const route = (path: string, handlers: { GET?: Endpoint; POST?: Endpoint; PUT?: Endpoint; DELETE?: Endpoint }) => {
+  const route = (path: string, handlers: { GET?: Endpoint<string | StreamedBody>; POST?: Endpoint; PUT?: Endpoint; DELETE?: Endpoint }) => {
     const allow = Object.keys(handlers).join(", ");
     if (handlers.GET) app.get(path, viaHono(handlers.GET));
     if (handlers.POST) app.post(path, viaHono(handlers.POST));
@@ -94,6 +95,7 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   route("/v2/history", { GET: v2HistoryHandler(deps) });
   route("/v2/history.csv", { GET: v2HistoryCsvHandler(deps) });
   route("/v2/usage", { GET: v2UsageHandler(deps) });
+  route("/v2/account/export", { GET: v2AccountExportHandler(deps) });
   route("/v2/openapi.json", { GET: async () => sendJson(200, openApiDocument()) });
 
   app.notFound(() => toResponse(sendError(apiErrors.notFound())));

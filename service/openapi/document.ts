@@ -3,6 +3,7 @@ import { z } from "zod";
 import { countsAnswerSchema, networksAnswerSchema, bulkAnswerSchema, bulkBodySchema, bulkQuerySchema, bulkSubmittedSchema, countsQuerySchema, historyAnswerSchema, historyQuerySchema } from "../../lib/v2/schemas.ts";
 import { importAnswerSchema, importQueuedSchema, trackAnswerSchema, trackBodySchema, trackedListAnswerSchema, trackedListQuerySchema, untrackQuerySchema, aliasesBodySchema, aliasesAnswerSchema, trackedUrlAnswerSchema, trackedStatusSchema } from "../../lib/v2/tracked-schemas.ts";
 import { MAX_USAGE_RANGE_DAYS, REFUSED_DESCRIPTION, usageAnswerV2Schema, usageQuerySchema } from "../../lib/v2/usage-schemas.ts";
+import { accountExportQuerySchema, accountExportSchema } from "../../lib/v2/export-schemas.ts";
 import { registerV1 } from "./v1-paths.ts";
 import { JSON_BODY, KEY_REFUSED, NOT_WHITELISTED, QUOTA_USED_UP, refusals, UNAVAILABLE, V2_BAD_QUERY } from "./refusals.ts";
 
@@ -194,6 +195,18 @@ function register(registry: OpenAPIRegistry) {
       `zeros included. Refused: ${REFUSED_DESCRIPTION} A bad date, from after to, or a longer range is a 400 invalid_parameter.`,
     request: { query: usageQuerySchema },
     responses: { 200: json(usageAnswerV2Schema, "The days"), ...v2Refusals({ 400: "`invalid_parameter`: a bad date, `from` after `to`, or a longer range" }) },
+  });
+  path({
+    method: "get",
+    path: "/v2/account/export",
+    tags,
+    security: v2Security,
+    summary: "Everything the account owns as one JSON file: profile, plan, whitelist, usage, tracked URLs and their history, bulk jobs and results (no quota is spent)",
+    description:
+      "Written as it is read, so a large account downloads without waiting for the whole document. Named `sharecount-export-<email>-<YYYY-MM-DD>.json` " +
+      "(Content-Disposition). Never holds the API key, its hash, the password hash, sessions or sign-in tokens.",
+    request: { query: accountExportQuerySchema },
+    responses: { 200: json(accountExportSchema, "The export, as an attachment"), ...v2Refusals() },
   });
   path({
     method: "get",

@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { QUOTA_COUNTER_TTL_MS, quotaCounterKey } from "../../lib/redis/account-keys.ts";
 import { RedisUnavailableError } from "../../lib/redis/redis.ts";
 import type { BulkCompletion, BulkStore, BulkUrlResult, QueuedBulkUrl } from "../../lib/store/bulk.ts";
 import { perTick } from "../../lib/store/per-tick.ts";
@@ -48,8 +49,6 @@ local n = redis.call('HGET', KEYS[1], 'n')
 if n and tonumber(n) < tonumber(ARGV[1]) then redis.call('HSET', KEYS[1], 'n', ARGV[1]) end
 return 0`;
 
-/** A quota day lasts at most 25 hours in any time zone; a counter outlives it and then expires on its own. */
-const COUNTER_TTL_MS = 2 * 24 * 3600_000;
 /** Longer than any request or bulk URL takes from reservation to database commit. */
 const DEFAULT_IDLE_MS = 60_000;
 
@@ -182,7 +181,7 @@ export class RedisQuotaCounter implements QuotaCounter {
   }
 
   private key(accountId: string, day: string): string {
-    return `${this.prefix}:quota:${day}:${accountId}`;
+    return quotaCounterKey(this.prefix, day, accountId);
   }
 
   private async reserveInRedis(wanted: Wanted): Promise<number | null> {
@@ -225,7 +224,7 @@ export class RedisQuotaCounter implements QuotaCounter {
       if (count !== NOT_SEEDED && count !== IDLE) return [count, granted];
       // Whichever process resyncs first wins; for the others the counter is no longer missing or idle.
       const recorded = await this.usage.queriesOn(accountId, day);
-      await this.scripts.quotaResync(key, recorded, COUNTER_TTL_MS, this.idleMs);
+      await this.scripts.quotaResync(key, recorded, QUOTA_COUNTER_TTL_MS, this.idleMs);
     }
     throw new RedisUnavailableError(`quota counter ${key} could not be seeded from the database`);
   }

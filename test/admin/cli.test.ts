@@ -145,7 +145,7 @@ describe("admin CLI on a fresh database", { timeout: 60_000 }, () => {
   });
 
   it("refuses an unknown command, an unknown option and a missing required option", async () => {
-    expect(await fails(db, "account:delete", "--email", "plus@example.com")).toMatch(/Unknown command/);
+    expect(await fails(db, "account:erase", "--email", "plus@example.com")).toMatch(/Unknown command/);
     expect(await fails(db, "account:show", "--email", "plus@example.com", "--bogus")).toMatch(/--bogus/);
     expect(await fails(db, "key:roll")).toMatch(/--email is required/);
   });
@@ -177,6 +177,27 @@ describe("admin CLI against a running service", { timeout: 60_000 }, () => {
       plan: "plus",
       quota_used_today: 2,
     });
+  });
+
+  it("account:delete deletes the account and what it owns, refuses its key at once and writes the final mail", async () => {
+    const db = svc.env.DATABASE_URL;
+    const { apiKey } = await svc.account("business", { email: "leaving@example.com" });
+    const tracked = await svc.get(`/v2/tracked?apikey=${apiKey}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ urls: [decodeURIComponent(url())] }),
+    });
+    expect(tracked.status).toBe(200);
+    const id = (await svc.accounts.idOf("leaving@example.com"))!;
+
+    expect(await ok(db, "account:delete", "--email", "Leaving@Example.com")).toEqual({ deleted: "leaving@example.com" });
+    const refused = await svc.get(`/v1.0/quota?apikey=${apiKey}`);
+    expect(refused.status).toBe(401);
+    expect(await svc.prisma.trackedUrl.count({ where: { accountId: id } })).toBe(0);
+    expect(await svc.prisma.mailMessage.findMany({ where: { recipient: "leaving@example.com" }, select: { kind: true, accountId: true } })).toEqual([
+      { kind: "account_deleted", accountId: null },
+    ]);
+    expect(await fails(db, "account:delete", "--email", "leaving@example.com")).toMatch(/No account with email leaving@example\.com/);
   });
 
   it("whitelist:set is visible at GET /v1.0/domain_whitelist at once, and enforced", async () => {

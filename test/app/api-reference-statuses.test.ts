@@ -130,5 +130,8 @@ describe("the API reference's statuses", () => {
     await expectDocumented("GET", "/v2/history", `/v2/history?${key}&url=${url()}`, {}, { status: 404, type: "not_found" });
     await expectDocumented("GET", "/v2/history.csv", `/v2/history.csv?${key}&url=${url()}`, {}, { status: 404, type: "not_found" });
     await expectDocumented("GET", "/v2/tracked/status", `/v2/tracked/status?${key}`, { headers: { authorization: "Bearer other" } }, { status: 400, type: "invalid_parameter" });
+    await expectDocumented("GET", "/v2/account/export", "/v2/account/export", {}, { status: 401, type: "missing_api_key" });
+    await expectDocumented("GET", "/v2/account/export", `/v2/account/export?${key}&since=2026-01-01`, {}, { status: 400, type: "invalid_parameter" });
+    await expectDocumented("GET", "/v2/account/export", `/v2/account/export?${key}`, {}, { status: 200 });
   });
 });

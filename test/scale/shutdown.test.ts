@@ -1,7 +1,7 @@
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BULK_QUEUE } from "../../service/bulk/queue.ts";
+import { BULK_QUEUE } from "../../lib/redis/account-keys.ts";
 import { sleep, until } from "../support/processes.ts";
 import { scaleDeployment } from "./deployment.ts";
 

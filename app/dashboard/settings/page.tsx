@@ -3,6 +3,8 @@ import { requireAccount } from "@/dashboard/server/auth/current-account";
 import { dashboard } from "@/dashboard/server/context";
 import { EmailCard } from "./email-card";
 import { SettingsClient } from "./settings-client";
+import { ExportCard } from "./export-card";
+import { DeleteAccountCard } from "./delete-account-card";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -16,9 +18,11 @@ export default async function SettingsPage() {
   ]);
   // The server's clock renders "last seen …" the same on the server and while hydrating; the browser's takes over after.
   return (
-    <>
+    <div className="space-y-6">
       <SettingsClient initialSessions={sessions} hasPassword={hasPassword} tracking={tracking} serverNow={Date.now()} />
       <EmailCard accountId={account.id} email={account.email} />
-    </>
+      <ExportCard />
+      <DeleteAccountCard email={account.email} hasPassword={hasPassword} />
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { networkListOf, type AccountContext, type AccountReads, type PlanLimits } from "../accounts.ts";
+import { networkListOf, type AccountContext, type AccountProfile, type AccountReads, type PlanLimits } from "../accounts.ts";
 import { AccountsListener } from "./accounts-listener.ts";
 import type { Sql } from "./pool.ts";
 
@@ -17,6 +17,19 @@ interface AccountRow extends PlanRow {
   domains: string[];
 }
 
+interface ProfileRow {
+  email: string;
+  name: string | null;
+  created_at: number;
+  email_verified: number | null;
+  has_password: boolean;
+  count_variants: boolean;
+  providers: string[];
+}
+
+/** Prisma's timestamps carry no zone and are UTC: their epoch, in milliseconds. */
+const epochMs = (column: string) => `round(EXTRACT(EPOCH FROM ${column}) * 1000)::bigint`;
+
 const CONTEXT = `
   SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled, a.networks,
          ARRAY(SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain) AS domains
@@ -29,6 +42,11 @@ const SQL = {
     SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit
     FROM account a JOIN plan p ON p.name = a.plan_name WHERE a.id = $1`,
   largestBulkBatchLimit: "SELECT COALESCE(MAX(bulk_batch_limit), 0)::int AS n FROM plan",
+  profile: `
+    SELECT a.email, a.name, ${epochMs("a.created_at")} AS created_at, ${epochMs("a.email_verified")} AS email_verified,
+           a.password_hash IS NOT NULL AS has_password, a.count_variants,
+           ARRAY(SELECT DISTINCT o.provider FROM oauth_account o WHERE o.account_id = a.id ORDER BY o.provider) AS providers
+    FROM account a WHERE a.id = $1`,
 };
 
 const toContext = (row: AccountRow): AccountContext => ({
@@ -36,6 +54,16 @@ const toContext = (row: AccountRow): AccountContext => ({
   plan: toPlan(row),
   whitelist: { enabled: row.whitelist_enabled, domains: row.domains },
   networks: networkListOf(row.networks),
+});
+
+const toProfile = (row: ProfileRow): AccountProfile => ({
+  email: row.email,
+  name: row.name,
+  createdAt: row.created_at,
+  emailVerifiedAt: row.email_verified,
+  hasPassword: row.has_password,
+  countVariants: row.count_variants,
+  signInProviders: row.providers,
 });
 
 const toPlan = (row: PlanRow): PlanLimits => ({
@@ -73,6 +101,10 @@ export function postgresAccounts(databaseUrl: string, sql: Sql): AccountReads & 
     },
     async largestBulkBatchLimit() {
       return (await sql.query<{ n: number }>("largestBulkBatchLimit", SQL.largestBulkBatchLimit)).rows[0]!.n;
+    },
+    async profile(accountId) {
+      const row = (await sql.query<ProfileRow>("accountProfile", SQL.profile, [accountId])).rows[0];
+      return row ? toProfile(row) : null;
     },
     async close() {
       closed = true;

@@ -1,6 +1,6 @@
 import type { BulkCompletion, BulkStore } from "../bulk.ts";
 import { networkListOf } from "../accounts.ts";
-import { networksColumn, resultColumn, toJob, toResult, type JobRow } from "../bulk-rows.ts";
+import { networksColumn, resultColumn, toCountedUrl, toJob, toResult, type CountedUrlRow, type JobRow } from "../bulk-rows.ts";
 import type { Sql } from "./pool.ts";
 
 const SQL = {
@@ -16,6 +16,7 @@ const SQL = {
   job: "SELECT * FROM bulk_job WHERE id = $1 AND account_id = $2",
   jobsOf: "SELECT * FROM bulk_job WHERE account_id = $1 ORDER BY created_at DESC",
   results: "SELECT url, result FROM bulk_url WHERE job_id = $1 AND completed_at IS NOT NULL ORDER BY id",
+  resultsAfter: "SELECT id, url, result, completed_at FROM bulk_url WHERE job_id = $1 AND completed_at IS NOT NULL AND id > $2 ORDER BY id LIMIT $3",
   active: `
     SELECT id, account_id, urls_completed, created_at FROM bulk_job
     WHERE completed_at IS NULL AND (paused_until IS NULL OR paused_until <= $1)
@@ -110,6 +111,10 @@ export function postgresBulk(sql: Sql): BulkStore {
     async results(jobId) {
       const { rows } = await sql.query<{ url: string; result: string }>("bulkResults", SQL.results, [jobId]);
       return rows.map(toResult);
+    },
+    async resultsAfter(jobId, afterId, limit) {
+      const { rows } = await sql.query<CountedUrlRow>("bulkResultsAfter", SQL.resultsAfter, [jobId, afterId, limit]);
+      return rows.map(toCountedUrl);
     },
     async active(now) {
       const { rows } = await sql.query<{ id: string; account_id: string; urls_completed: number; created_at: number }>(

@@ -1,7 +1,7 @@
 import { networkListOf } from "../accounts.ts";
 import { z } from "zod";
 import type { DueRefresh, Tracker, TrackedStore } from "../tracked.ts";
-import { DUE_AGAIN, FAIR_DUE, pageOf, pageStatements, summaryColumns, TRACKED_SELECT, toTracked, type TrackedRow } from "../tracked-rows.ts";
+import { DUE_AGAIN, FAIR_DUE, pageOf, pageStatements, pointsAfterStatement, summaryColumns, TRACKED_SELECT, toTracked, toTrackedPoint, type TrackedPointRow, type TrackedRow } from "../tracked-rows.ts";
 import type { Sql } from "./pool.ts";
 
 const aliasList = z.array(z.string());
@@ -28,6 +28,7 @@ const SQL = {
     ON CONFLICT (url_id) DO UPDATE SET ${DUE_AGAIN("excluded.next_refresh_at", "GREATEST", "s.")}`,
   remove: "DELETE FROM tracked_url WHERE account_id = $1 AND url_id = $2",
   get: `${TRACKED_SELECT} WHERE t.account_id = $1 AND t.url_id = $2`,
+  pointsAfter: pointsAfterStatement((name) => ({ account: "$1", urlId: "$2", hour: "$3", limit: "$4" })[name], "LEAST"),
   setAliases: "UPDATE tracked_url SET aliases = $1 WHERE account_id = $2 AND url_id = $3",
   dueNow: `UPDATE refresh_schedule SET ${DUE_AGAIN("$1::bigint", "GREATEST")} WHERE url_id = $2`,
   claim: CLAIM,
@@ -87,6 +88,10 @@ export function postgresTracked(sql: Sql): TrackedStore {
     async trackedAmong(accountId, urlIds) {
       const { rows } = await sql.query<{ url_id: number }>("trackedAmong", SQL.tracked, [accountId, [...urlIds]]);
       return new Set(rows.map((row) => row.url_id));
+    },
+    async pointsAfter(accountId, after, limit) {
+      const { rows } = await sql.query<TrackedPointRow>("trackedPointsAfter", SQL.pointsAfter, [accountId, after.urlId, after.hour, limit]);
+      return rows.map(toTrackedPoint);
     },
     async count(accountId) {
       return (await sql.query<{ n: number }>("countTracked", SQL.count, [accountId])).rows[0]!.n;

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { networkListOf, type AccountContext, type AccountReads, type PlanLimits } from "../accounts.ts";
+import { networkListOf, type AccountContext, type AccountProfile, type AccountReads, type PlanLimits } from "../accounts.ts";
 
 interface PlanRow {
   plan_name: string;
@@ -17,8 +17,31 @@ interface AccountRow extends PlanRow {
   domains: string;
 }
 
-/** The whitelist as json_group_array gives it. */
+interface ProfileRow {
+  email: string;
+  name: string | null;
+  created_at: string;
+  email_verified: string | null;
+  has_password: number;
+  count_variants: number;
+  providers: string;
+}
+
+/** The whitelist, or the sign-in providers, as json_group_array gives them. */
 const domainList = z.array(z.string());
+
+/** Prisma keeps SQLite timestamps as ISO text. */
+const epochOf = (value: string | null): number | null => (value === null ? null : Date.parse(value));
+
+const toProfile = (row: ProfileRow): AccountProfile => ({
+  email: row.email,
+  name: row.name,
+  createdAt: epochOf(row.created_at)!,
+  emailVerifiedAt: epochOf(row.email_verified),
+  hasPassword: row.has_password === 1,
+  countVariants: row.count_variants === 1,
+  signInProviders: domainList.parse(JSON.parse(row.providers)),
+});
 
 const toPlan = (row: PlanRow): PlanLimits => ({
   name: row.plan_name,
@@ -50,6 +73,10 @@ export function sqliteAccounts(db: Database.Database): AccountReads {
       SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit
       FROM account a JOIN plan p ON p.name = a.plan_name WHERE a.id = ?`),
     largestBulkBatchLimit: db.prepare<[], number>("SELECT COALESCE(MAX(bulk_batch_limit), 0) FROM plan").pluck(),
+    profile: db.prepare<[string], ProfileRow>(`
+      SELECT a.email, a.name, a.created_at, a.email_verified, a.password_hash IS NOT NULL AS has_password, a.count_variants,
+             (SELECT json_group_array(provider) FROM (SELECT DISTINCT o.provider FROM oauth_account o WHERE o.account_id = a.id ORDER BY o.provider)) AS providers
+      FROM account a WHERE a.id = ?`),
   };
 
   /**
@@ -82,6 +109,10 @@ export function sqliteAccounts(db: Database.Database): AccountReads {
     },
     async largestBulkBatchLimit() {
       return statements.largestBulkBatchLimit.get()!;
+    },
+    async profile(accountId) {
+      const row = statements.profile.get(accountId);
+      return row ? toProfile(row) : null;
     },
   };
 }

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { BulkCompletion, BulkStore, QueuedBulkUrl } from "../bulk.ts";
 import { networkListOf } from "../accounts.ts";
-import { networksColumn, resultColumn, toJob, toResult, type JobRow } from "../bulk-rows.ts";
+import { networksColumn, resultColumn, toCountedUrl, toJob, toResult, type CountedUrlRow, type JobRow } from "../bulk-rows.ts";
 import type { Reservation } from "../usage.ts";
 
 /** Bulk jobs and URLs; a URL's query is counted through `reserveIn` (the usage rows) in the same transaction. */
@@ -18,6 +18,9 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
     jobsOf: db.prepare<[string], JobRow>("SELECT * FROM bulk_job WHERE account_id = ? ORDER BY created_at DESC"),
     results: db.prepare<[string], { url: string; result: string }>(
       "SELECT url, result FROM bulk_url WHERE job_id = ? AND completed_at IS NOT NULL ORDER BY id",
+    ),
+    resultsAfter: db.prepare<[string, number, number], CountedUrlRow>(
+      "SELECT id, url, result, completed_at FROM bulk_url WHERE job_id = ? AND completed_at IS NOT NULL AND id > ? ORDER BY id LIMIT ?",
     ),
     active: db.prepare<[number], { id: string; account_id: string; urls_completed: number; created_at: number }>(`
       SELECT id, account_id, urls_completed, created_at FROM bulk_job
@@ -95,6 +98,9 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
     },
     async results(jobId) {
       return statements.results.all(jobId).map(toResult);
+    },
+    async resultsAfter(jobId, afterId, limit) {
+      return statements.resultsAfter.all(jobId, afterId, limit).map(toCountedUrl);
     },
     async active(now) {
       return statements.active

@@ -2,7 +2,7 @@ import { networkListOf } from "../accounts.ts";
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import type { DueRefresh, Tracker, TrackedStore } from "../tracked.ts";
-import { DUE_AGAIN, FAIR_DUE, pageOf, pageStatements, summaryColumns, TRACKED_SELECT, toTracked, type TrackedRow } from "../tracked-rows.ts";
+import { DUE_AGAIN, FAIR_DUE, pageOf, pageStatements, pointsAfterStatement, summaryColumns, TRACKED_SELECT, toTracked, toTrackedPoint, type PointsAfterParam, type TrackedPointRow, type TrackedRow } from "../tracked-rows.ts";
 
 const aliasList = z.array(z.string());
 
@@ -17,6 +17,7 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
       ON CONFLICT (url_id) DO UPDATE SET ${DUE_AGAIN("excluded.next_refresh_at", "MAX")}`),
     remove: db.prepare<[string, number]>("DELETE FROM tracked_url WHERE account_id = ? AND url_id = ?"),
     get: db.prepare<[string, number], TrackedRow>(`${TRACKED_SELECT} WHERE t.account_id = ? AND t.url_id = ?`),
+    pointsAfter: db.prepare<Record<PointsAfterParam, string | number>, TrackedPointRow>(pointsAfterStatement((name) => `@${name}`, "MIN")),
     setAliases: db.prepare<[string, string, number]>("UPDATE tracked_url SET aliases = ? WHERE account_id = ? AND url_id = ?"),
     dueNow: db.prepare<{ at: number; urlId: number }>(`UPDATE refresh_schedule SET ${DUE_AGAIN("@at", "MAX")} WHERE url_id = @urlId`),
     due: db.prepare<{ now: number; max: number }, { url_id: number }>(FAIR_DUE),
@@ -107,6 +108,9 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     },
     async trackedAmong(accountId, urlIds) {
       return new Set(urlIds.filter((id) => statements.isTracked.get(accountId, id) === 1));
+    },
+    async pointsAfter(accountId, after, limit) {
+      return statements.pointsAfter.all({ account: accountId, urlId: after.urlId, hour: after.hour, limit }).map(toTrackedPoint);
     },
     async page(accountId, query) {
       const list = pageStatements(accountId, query, () => "?", "LIKE");

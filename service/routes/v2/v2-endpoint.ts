@@ -5,7 +5,7 @@ import type { ApiDeps } from "../../api-deps.ts";
 import { endpoint, type Endpoint, type EndpointRequest } from "../../http/endpoint.ts";
 import { ApiError } from "../../http/errors.ts";
 import { apiKeyParam, plainRequestQuery, type QueryParams } from "../../http/query.ts";
-import type { Answer } from "../../http/respond.ts";
+import type { Answer, StreamedBody } from "../../http/respond.ts";
 
 /** JSON bodies of v2 (10,000 URLs of a typical length fit; longer lists go in several requests or a sitemap). */
 export const MAX_V2_BODY_BYTES = 4 * 1024 * 1024;
@@ -23,10 +23,10 @@ function v2Key(req: IncomingMessage, params: QueryParams): string | undefined {
   return bearer;
 }
 
-type V2Handler = (account: AccountContext, request: EndpointRequest) => Promise<Answer>;
+type V2Handler<Body extends string | StreamedBody> = (account: AccountContext, request: EndpointRequest) => Promise<Answer<Body>>;
 
 /** A v2 endpoint: JSON only (JSONP stays a v1 feature), authenticated by bearer token or `apikey`. */
-export function v2Endpoint(deps: ApiDeps, answer: V2Handler): Endpoint {
+export function v2Endpoint<Body extends string | StreamedBody = string>(deps: ApiDeps, answer: V2Handler<Body>): Endpoint<Body | string> {
   return endpoint("refuse", async (request) => answer(await deps.auth.authenticate(v2Key(request.req, request.params)), request), plainRequestQuery);
 }
 

@@ -1,0 +1,26 @@
+import { openAccountExport } from "../../../lib/accounts/account-export.ts";
+import { accountExportQuerySchema } from "../../../lib/v2/export-schemas.ts";
+import type { ApiDeps } from "../../api-deps.ts";
+import { apiErrors } from "../../http/errors.ts";
+import { send, type Answer, type StreamedBody } from "../../http/respond.ts";
+import { validQuery } from "../../http/validate.ts";
+import { v2Endpoint } from "./v2-endpoint.ts";
+
+/** GET /v2/account/export: everything the account owns, as one JSON file written as it is read (no quota is spent). */
+export const v2AccountExportHandler = (deps: ApiDeps) =>
+  v2Endpoint(deps, async (account, { params }): Promise<Answer<StreamedBody>> => {
+    validQuery(accountExportQuerySchema, params);
+    const file = await openAccountExport(deps.store, account.id, deps.clock.now());
+    // Deleted between the key check and here: the key no longer names an account.
+    if (!file) throw apiErrors.invalidApiKey();
+    const { headers } = send(200, null);
+    return {
+      status: 200,
+      headers: {
+        ...headers,
+        "Content-Disposition": `attachment; filename="${file.filename}"`,
+        "Cache-Control": "no-store",
+      },
+      body: file.body,
+    };
+  });
