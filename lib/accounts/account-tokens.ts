@@ -14,6 +14,19 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
+/**
+ * Voids the account's links of these purposes, in the caller's transaction. A password set by any path voids
+ * the pending reset and address-change links (whoever asked for them may be who the owner just locked out); an
+ * address change voids the links mailed to the old address.
+ */
+export async function voidLinks(db: TokenWriter, accountId: string, purposes: readonly TokenPurpose[]): Promise<void> {
+  // A used link stays, so that opening it again still says "used".
+  await db.accountToken.deleteMany({ where: { accountId, purpose: { in: [...purposes] }, usedAt: null } });
+}
+
+/** What a new password voids (see voidLinks). */
+export const VOIDED_BY_PASSWORD: readonly TokenPurpose[] = ["password_reset", "change_email"];
+
 /** Tokens in mailed links (account_token): single use, expiring, a newer one voiding the older. */
 export class AccountTokens {
   constructor(private readonly prisma: PrismaClient) {}

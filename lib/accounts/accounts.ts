@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
 import { endSessions } from "../sessions/sessions.ts";
+import { VOIDED_BY_PASSWORD, voidLinks } from "./account-tokens.ts";
+import { hashPassword, passwordMatches } from "./password-hash.ts";
 import type { PrismaClient } from "../db/prisma.ts";
 import type { QuotaClock } from "../quota/clock.ts";
 import type { Store } from "../store/store.ts";
@@ -233,6 +234,7 @@ export class Accounts {
     const passwordHash = password === null ? null : await hashPassword(password);
     return this.prisma.$transaction(async (tx) => {
       await tx.account.update({ where: { id: accountId }, data: { passwordHash } });
+      await voidLinks(tx, accountId, VOIDED_BY_PASSWORD);
       const ended = await endSessions(tx, accountId, keepSessionId);
       await within?.(tx);
       return ended.count;
@@ -285,16 +287,3 @@ export class Accounts {
   }
 }
 
-
-// Verifying against a real hash when there is none keeps the answer time the same either way.
-const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2hhcmVjb3VudGR1bW15$Xh4rW8c6oEJ7o3b0Vxv1hjm3mLzZ3o3bW4xM9kqCk2w";
-
-async function passwordMatches(passwordHash: string | null, password: string): Promise<boolean> {
-  const valid = await argon2Verify(passwordHash ?? DUMMY_HASH, password).catch(() => false);
-  return passwordHash !== null && valid;
-}
-
-/** argon2id with the library's defaults (OWASP's recommended minimum: 19 MiB, 2 passes). */
-export function hashPassword(password: string): Promise<string> {
-  return argon2Hash(password);
-}

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../db/prisma.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
 import type { Outbox } from "../mail/outbox.ts";
-import { AccountTokens, type TakenToken } from "./account-tokens.ts";
+import { AccountTokens, voidLinks, type TakenToken } from "./account-tokens.ts";
 import { EMAIL_LINK_HOURS, EMAIL_LINK_TTL_MS } from "./email-verification.ts";
 import type { SecurityNotices } from "./security-notices.ts";
 
@@ -69,8 +69,8 @@ export class EmailChange {
         const before = await tx.account.findUniqueOrThrow({ where: { id: accountId }, select: { email: true } });
         // The unique index decides between two accounts confirming one address: the later one fails here.
         await tx.account.update({ where: { id: accountId }, data: { email, emailVerified: new Date(now) } });
-        // Links that would confirm the old address now confirm nothing.
-        await tx.accountToken.deleteMany({ where: { accountId, purpose: "verify_email" } });
+        // Links mailed to the old address now do nothing: whoever holds that mailbox may be why it moved.
+        await voidLinks(tx, accountId, ["verify_email", "password_reset"]);
         await this.notices.emailChanged(tx, { accountId, oldEmail: before.email, newEmail: email }, now);
         return { ok: true, email };
       });

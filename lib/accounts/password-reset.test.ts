@@ -12,7 +12,8 @@ import { QuotaClock } from "../quota/clock.ts";
 import { KeyVault } from "../security/secrets.ts";
 import { openStore } from "../store/open.ts";
 import type { Store } from "../store/store.ts";
-import { Accounts, hashPassword } from "./accounts.ts";
+import { Accounts } from "./accounts.ts";
+import { hashPassword } from "./password-hash.ts";
 import { noticeTime, PasswordReset } from "./password-reset.ts";
 
 /** Forgot and reset password on both databases, the clock the test's, mail delivered to a real SMTP server. */

@@ -2,8 +2,9 @@ import type { PrismaClient } from "../db/prisma.ts";
 import type { MailWriter } from "../mail/outbox-store.ts";
 import type { Outbox } from "../mail/outbox.ts";
 import { endSessions } from "../sessions/sessions.ts";
-import { AccountTokens, type TokenWriter } from "./account-tokens.ts";
-import { AccountError, hashPassword } from "./accounts.ts";
+import { AccountTokens, VOIDED_BY_PASSWORD, voidLinks, type TokenWriter } from "./account-tokens.ts";
+import { AccountError } from "./accounts.ts";
+import { hashPassword } from "./password-hash.ts";
 import { normalizeEmail } from "./email-address.ts";
 
 export interface PasswordResetOptions {
@@ -92,6 +93,7 @@ export class PasswordReset {
       if (!taken.ok) return taken;
       const account = await tx.account.findUniqueOrThrow({ where: { id: taken.accountId }, select: { id: true, email: true } });
       await tx.account.update({ where: { id: account.id }, data: { passwordHash } });
+      await voidLinks(tx, account.id, VOIDED_BY_PASSWORD);
       await endSessions(tx, account.id);
       await this.queueChangedNotice(tx, account, now);
       return { ok: true, accountId: account.id, email: account.email };

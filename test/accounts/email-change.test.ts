@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ADDRESS_REFUSED } from "../../lib/accounts/email-change.ts";
+import { PasswordReset } from "../../lib/accounts/password-reset.ts";
 import { EMAIL_LINK_TTL_MS } from "../../lib/accounts/email-verification.ts";
 import { accountMailHarness, ORIGIN } from "../support/account-mail.ts";
 import { linkIn } from "../support/smtp.ts";
@@ -25,6 +26,33 @@ describe.each(drivers)("changing the address on $name", ({ database, skip }) => 
     await h.deliver();
     return new URL(linkIn(h.received(to).at(-1)!, `${ORIGIN}/change-email`)).searchParams.get("token")!;
   };
+
+  const resets = () => new PasswordReset({ prisma: h.db.prisma, outbox: h.outbox, linkOrigin: ORIGIN, ttlMinutes: 60, timeZone: "UTC" });
+  const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
+
+  it.skipIf(skip)("a new password voids a pending change: the owner who reset it keeps the account", async () => {
+    const account = await h.account(PASSWORD);
+    // Someone with the password asks to move the account to their own address …
+    const token = await requestChange(account.id, newAddress());
+    // … and the owner, warned by the notice, sets a new password (by a reset link, the settings or an operator).
+    const reset = await resets().link(account.email, h.clock.now);
+    expect((await resets().complete(tokenOf(reset.link), "another-long-password-2", h.clock.now)).ok).toBe(true);
+    expect(await h.mail.change.confirm(token, h.clock.now)).toEqual({ ok: false, reason: "unknown" });
+    expect(await emailOf(account.id)).toBe(account.email);
+
+    const again = await requestChange(account.id, newAddress());
+    await h.accounts.setPassword(account.id, "a-third-long-password-3");
+    expect(await h.mail.change.confirm(again, h.clock.now)).toEqual({ ok: false, reason: "unknown" });
+  });
+
+  it.skipIf(skip)("once the address moved, reset links mailed to the old address do nothing", async () => {
+    const account = await h.account(PASSWORD);
+    const reset = await resets().link(account.email, h.clock.now);
+    const token = await requestChange(account.id, newAddress());
+    expect((await h.mail.change.confirm(token, h.clock.now)).ok).toBe(true);
+    expect(await resets().check(tokenOf(reset.link), h.clock.now)).toEqual({ ok: false, reason: "unknown" });
+    expect((await resets().complete(tokenOf(reset.link), "another-long-password-2", h.clock.now)).ok).toBe(false);
+  });
 
   it.skipIf(skip)("mails the new address its link and the old one a notice; the old address stays until the link is opened", async () => {
     const account = await h.account(PASSWORD);
