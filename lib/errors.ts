@@ -32,6 +32,7 @@ export const API_ERROR_CODES = [
   "tracked_url_not_found",
   "import_not_found",
   "import_limit_exceeded",
+  "export_in_progress",
   "invalid_parameter",
   "service_unavailable",
   "internal_error",

@@ -2,6 +2,7 @@ import type { Store } from "../store/store.ts";
 import type { AccountContext, AccountProfile } from "../store/accounts.ts";
 import { FIRST_POINT } from "../store/tracked.ts";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "../v2/export-schemas.ts";
+import { exportGate } from "./export-gate.ts";
 import { bulkJobOf, bulkResultOf, planOf, pointOf, profileOf, trackedUrlOf, usageOf } from "./export-rows.ts";
 
 /**
@@ -27,10 +28,20 @@ export interface AccountExportFile {
 }
 
 /** The account's export, or null when there is no such account. Nothing is read past the profile until the body is. */
-export async function openAccountExport(store: ExportStore, accountId: string, now: number): Promise<AccountExportFile | null> {
-  const [context, profile] = await Promise.all([store.accounts.byId(accountId), store.accounts.profile(accountId)]);
-  if (!context || !profile) return null;
-  return { filename: exportFilename(profile.email, now), body: byteStream(chunked(documentOf(store, context, profile, now))) };
+export async function openAccountExport(store: ExportStore, accountId: string, now: number, gate = exportGate): Promise<AccountExportFile | null | "busy"> {
+  const release = gate.enter(accountId);
+  if (!release) return "busy";
+  try {
+    const [context, profile] = await Promise.all([store.accounts.byId(accountId), store.accounts.profile(accountId)]);
+    if (!context || !profile) {
+      release();
+      return null;
+    }
+    return { filename: exportFilename(profile.email, now), body: byteStream(chunked(documentOf(store, context, profile, now)), release) };
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 function exportFilename(email: string, now: number): string {
@@ -124,16 +135,29 @@ async function* chunked(pieces: AsyncGenerator<string>): AsyncGenerator<string> 
   if (chunk.length > 0) yield chunk;
 }
 
-/** UTF-8 bytes, pulled: a chunk is produced only when the reader (an HTTP response honouring backpressure) asks. */
-function byteStream(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+/**
+ * UTF-8 bytes, pulled: a chunk is produced only when the reader (an HTTP response honouring backpressure) asks.
+ * Each chunk first yields to the event loop: a fast reader would otherwise chain synchronous SQLite reads
+ * without a break and stall every other request. `done` runs once the stream ends, fails or is cancelled.
+ */
+function byteStream(chunks: AsyncGenerator<string>, done: () => void): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      try {
+        const next = await chunks.next();
+        if (next.done) {
+          done();
+          controller.close();
+        } else controller.enqueue(encoder.encode(next.value));
+      } catch (error) {
+        done();
+        throw error;
+      }
     },
     async cancel() {
+      done();
       await chunks.return(undefined);
     },
   });

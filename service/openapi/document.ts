@@ -206,7 +206,10 @@ function register(registry: OpenAPIRegistry) {
       "Written as it is read, so a large account downloads without waiting for the whole document. Named `sharecount-export-<email>-<YYYY-MM-DD>.json` " +
       "(Content-Disposition). Never holds the API key, its hash, the password hash, sessions or sign-in tokens.",
     request: { query: accountExportQuerySchema },
-    responses: { 200: json(accountExportSchema, "The export, as an attachment"), ...v2Refusals() },
+    responses: {
+      200: json(accountExportSchema, "The export, as an attachment"),
+      ...v2Refusals({ 429: "`export_in_progress`: an export of this account is being written (one at a time), or too many exports are" }),
+    },
   });
   path({
     method: "get",

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { AccountDeletion } from "../../lib/accounts/account-deletion.ts";
+import { ExportGate } from "../../lib/accounts/export-gate.ts";
 import { openAccountExport } from "../../lib/accounts/account-export.ts";
 import { isPostgresUrl } from "../../lib/db/postgres-url.ts";
 import { openOutbox } from "../../lib/mail/outbox.ts";
@@ -22,9 +23,15 @@ const HOUR = 3_600_000;
 const T = Date.UTC(2026, 2, 1, 12);
 const SECRET = Buffer.from("account-data-contract-test-secret-0123456789");
 
+/** The export's file, failing the test when there is none or the gate refused it. */
+async function exportFile(store: Store, accountId: string, now = T + 10 * HOUR) {
+  const file = await openAccountExport(store, accountId, now);
+  if (file === null || file === "busy") throw new Error(`no export: ${file}`);
+  return file;
+}
+
 async function exportText(store: Store, accountId: string): Promise<string> {
-  const file = await openAccountExport(store, accountId, T + 10 * HOUR);
-  return new Response(file!.body).text();
+  return new Response((await exportFile(store, accountId)).body).text();
 }
 
 describe.each(drivers)("the $name store's account export and deletion", ({ database, skip }) => {
@@ -136,10 +143,25 @@ describe.each(drivers)("the $name store's account export and deletion", ({ datab
     });
 
     it("is named after the address and the day, and is null for an account that does not exist", async () => {
-      const file = await openAccountExport(a, owner.id, T);
-      expect(file!.filename).toBe(`sharecount-export-${owner.email}-2026-03-01.json`);
-      await file!.body.cancel();
+      const file = await exportFile(a, owner.id, T);
+      expect(file.filename).toBe(`sharecount-export-${owner.email}-2026-03-01.json`);
+      await file.body.cancel();
       expect(await openAccountExport(a, "no-such-account", T)).toBeNull();
+    });
+
+    it("writes one export of an account at a time, and a few at once in all", async () => {
+      const gate = new ExportGate(2);
+      const first = await openAccountExport(a, owner.id, T, gate);
+      expect(await openAccountExport(a, owner.id, T, gate)).toBe("busy");
+      const other = await openAccountExport(a, "no-such-account", T, gate);
+      expect(other).toBeNull();
+      // Read to its end, the first export lets the next one of the account start.
+      await new Response((first as { body: ReadableStream }).body).text();
+      const second = await openAccountExport(a, owner.id, T, gate);
+      expect(second).not.toBe("busy");
+      expect(await openAccountExport(a, "another-account", T, new ExportGate(0))).toBe("busy");
+      await (second as { body: ReadableStream }).body.cancel();
+      expect(await openAccountExport(a, owner.id, T, gate)).not.toBe("busy");
     });
   });
 

@@ -75,7 +75,9 @@ describe.each(drivers)("the $name store's export of 50,000 tracked URLs", ({ dat
       let bytes = 0;
       let chunks = 0;
       const started = performance.now();
-      const reader = (await openAccountExport(store, accountId, T + 10 * HOUR))!.body.getReader();
+      const file = await openAccountExport(store, accountId, T + 10 * HOUR);
+      if (file === null || file === "busy") throw new Error(`no export: ${file}`);
+      const reader = file.body.getReader();
       for (let read = await reader.read(); !read.done; read = await reader.read()) {
         fs.writeSync(out, read.value);
         bytes += read.value.byteLength;

@@ -11,6 +11,7 @@ import { openAccountExport } from "@/lib/accounts/account-export";
 export const GET = signedInEndpoint({}, async ({ account }) => {
   const { store, clock } = dashboard();
   const file = await openAccountExport(store, account.id, clock.now());
+  if (file === "busy") throw new DashboardError("rate_limited", 429, "An export of this account is being written, or too many exports are: try again when it is done.");
   if (!file) throw new DashboardError("session_not_found", 401, "Please sign in again.");
   return new Response(file.body, {
     headers: {
