@@ -22,6 +22,8 @@ export interface MailWorkerOptions {
 }
 
 const DAY_MS = 24 * 3600_000;
+/** Sent and failed mail is kept this long (what went out, for support), then removed. */
+export const MAIL_KEPT_MS = 30 * DAY_MS;
 
 /** The wait before attempt n + 1: 30 s, doubling, at most an hour (about 30 attempts in a day). */
 export function retryDelayMs(attempts: number): number {
@@ -38,6 +40,7 @@ export class MailWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
   private stopped = false;
+  private prunedAt = -Infinity;
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: MailWorkerOptions) {
@@ -69,9 +72,13 @@ export class MailWorker {
     this.options.transport.close();
   }
 
-  /** Sends what is due now; answers how many rows it settled. */
+  /** Sends what is due now (and, once an hour, removes old mail); answers how many rows it settled. */
   async runOnce(limit = 20): Promise<number> {
     const { store, now } = this.options;
+    if (now() - this.prunedAt >= 3600_000) {
+      this.prunedAt = now();
+      await store.prune(now() - MAIL_KEPT_MS);
+    }
     let settled = 0;
     for (const id of await store.due(now(), limit)) {
       if (this.stopped) break;

@@ -68,6 +68,12 @@ export class OutboxStore {
     return this.settle(id, owner, { status: "failed", payload: null, lastError: error });
   }
 
+  /** Removes mail sent or given up on before `before` (a deleted account's last mail among them); answers how many. */
+  async prune(before: number): Promise<number> {
+    const { count } = await this.prisma.mailMessage.deleteMany({ where: { status: { in: ["sent", "failed"] }, createdAt: { lt: new Date(before) } } });
+    return count;
+  }
+
   private async settle(id: string, owner: string, data: Record<string, unknown>): Promise<boolean> {
     const { count } = await this.prisma.mailMessage.updateMany({
       where: { id, leaseOwner: owner, status: "pending" },

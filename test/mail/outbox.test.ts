@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MailWorker, retryDelayMs } from "../../lib/mail/mail-worker.ts";
+import { MAIL_KEPT_MS, MailWorker, retryDelayMs } from "../../lib/mail/mail-worker.ts";
 import { mailSettings } from "../../lib/mail/mail-env.ts";
 import { MAIL_VAULT_PURPOSE, Outbox } from "../../lib/mail/outbox.ts";
 import { OutboxStore } from "../../lib/mail/outbox-store.ts";
@@ -183,6 +183,21 @@ describe.each(drivers)("the outbox on $name", ({ database, skip }) => {
     expect(await row(id)).toMatchObject({ status: "sent", attempts: 2 });
     // The dead worker's late settlement changes nothing.
     expect(await store.sent(id, "dead-worker", clock)).toBe(false);
+  });
+
+  it.skipIf(skip)("removes sent and failed mail after 30 days, never pending mail", async () => {
+    const sent = await reset("kept@example.com");
+    await worker(smtp.url).runOnce();
+    const failed = await new OutboxStore(db.prisma).insert(db.prisma, { accountId: null, kind: "password_reset", recipient: "x@example.com", payload: "v1:bad" }, clock);
+    await worker(smtp.url).runOnce();
+    const pending = await reset("pending@example.com");
+    await db.prisma.mailMessage.update({ where: { id: pending }, data: { dueAt: new Date(clock + 10 * MAIL_KEPT_MS) } });
+    clock += MAIL_KEPT_MS;
+    await worker(smtp.url).runOnce();
+    expect(await db.prisma.mailMessage.count({ where: { id: { in: [sent, failed, pending] } } })).toBe(3);
+    clock += 1;
+    await worker(smtp.url).runOnce();
+    expect((await db.prisma.mailMessage.findMany({ where: { id: { in: [sent, failed, pending] } } })).map((m) => m.id)).toEqual([pending]);
   });
 
   it.skipIf(skip)("a row no release can render fails at once, without a send", async () => {
