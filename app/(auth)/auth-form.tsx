@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState, useEffect, useRef } from "react";
+import { useActionState, useEffect, useRef, type Ref } from "react";
 import type { AuthFormState } from "./actions";
 import { PASSWORD_HINT } from "@/lib/accounts/password-limits";
 
@@ -36,24 +36,7 @@ export function AuthForm({ mode, action, next }: Props) {
   return (
     <form action={formAction} className="space-y-4" noValidate>
       {next && <input type="hidden" name="next" value={next} />}
-      <div>
-        <label htmlFor="email" className="block text-sm font-medium">
-          Email
-        </label>
-        <input
-          ref={email}
-          id="email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={state.email}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={describedBy(!!errors.email && "email-error")}
-          className={inputClass(!!errors.email)}
-        />
-        {errors.email && <FieldError id="email-error">{errors.email}</FieldError>}
-      </div>
+      <EmailField ref={email} defaultValue={state.email} error={errors.email} />
       <div>
         <label htmlFor="password" className="block text-sm font-medium">
           Password
@@ -99,6 +82,30 @@ export function AuthForm({ mode, action, next }: Props) {
         )}
       </p>
     </form>
+  );
+}
+
+/** The email field of the sign-in pages' forms, with its reason for a refusal. */
+export function EmailField({ ref, defaultValue, error }: { ref: Ref<HTMLInputElement>; defaultValue?: string; error?: string }) {
+  return (
+    <div>
+      <label htmlFor="email" className="block text-sm font-medium">
+        Email
+      </label>
+      <input
+        ref={ref}
+        id="email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        defaultValue={defaultValue}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? "email-error" : undefined}
+        className={inputClass(!!error)}
+      />
+      {error && <FieldError id="email-error">{error}</FieldError>}
+    </div>
   );
 }
 

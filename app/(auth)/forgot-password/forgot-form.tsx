@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useActionState, useEffect, useRef } from "react";
-import { FieldError, FormError, inputClass, submitClass } from "../auth-form";
+import { EmailField, FormError, submitClass } from "../auth-form";
 import { forgotPasswordAction } from "../password-reset-actions";
 
 /**
@@ -43,24 +43,7 @@ export function ForgotForm({ minutes }: { minutes: number }) {
       <h1 className="mb-1 text-lg font-semibold">Forgot your password?</h1>
       <p className="mb-4 text-sm text-slate-600">Enter your account&apos;s email address and we will send it a link to choose a new password.</p>
       <form action={formAction} className="space-y-4" noValidate>
-        <div>
-          <label htmlFor="email" className="block text-sm font-medium">
-            Email
-          </label>
-          <input
-            ref={email}
-            id="email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            defaultValue={state.email}
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={errors.email ? "email-error" : undefined}
-            className={inputClass(!!errors.email)}
-          />
-          {errors.email && <FieldError id="email-error">{errors.email}</FieldError>}
-        </div>
+        <EmailField ref={email} defaultValue={state.email} error={errors.email} />
         {errors.form && <FormError>{errors.form}</FormError>}
         <button type="submit" disabled={pending} className={submitClass}>
           {pending ? "Please wait…" : "Send reset link"}
