@@ -7,6 +7,7 @@ import type { QueuedBulkUrl } from "../lib/store/bulk.ts";
 import type { Store } from "../lib/store/store.ts";
 import type { HistoryRecorder } from "./history/recorder.ts";
 import type { NetworkHealthEntry } from "./networks/health.ts";
+import type { AlertKit } from "../lib/alerts/open-alerts.ts";
 
 /** What the API's routes are built from; one instance per process. */
 export interface ApiDeps {
@@ -30,6 +31,8 @@ export interface ApiDeps {
   importQueued: () => void;
   /** Every network's state, calls and budget (GET /v2/networks). */
   networkHealth: () => Promise<NetworkHealthEntry[]>;
+  /** Events, their webhook endpoints and deliveries, and what each account is mailed about. */
+  alerts: AlertKit;
   /** Networks are the sandbox: every count answer says so. */
   sandbox: boolean;
 }

@@ -33,6 +33,7 @@ import { createPrisma } from "../lib/db/prisma.ts";
 import { mailWorkerFor } from "../lib/mail/mail-service.ts";
 import type { MailWorker } from "../lib/mail/mail-worker.ts";
 import { loadServerSecret } from "../lib/security/secrets.ts";
+import { openAlerts } from "../lib/alerts/open-alerts.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
 
@@ -154,6 +155,10 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
           env.REFRESH_POLL_MS,
         );
   const refusals = new RefusalCounter(store.usage);
+  // Accounts' events, webhooks and mail go through Prisma: they are rare beside queries.
+  const prisma = createPrisma(env.DATABASE_URL);
+  const secret = loadServerSecret(env);
+  const alerts = openAlerts(prisma, secret);
   const routes = createApiRoutes({
     store,
     auth: new Authenticator(store.accounts),
@@ -172,10 +177,10 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       ...Object.fromEntries(Object.entries(more).map(([name, network]) => [name, network.guard])),
     }),
     limits: { maxBodyBytes: env.BULK_MAX_BODY_BYTES, maxCustomTtlSeconds: MAX_CUSTOM_TTL_SECONDS },
+    alerts,
     sandbox: sandbox !== null,
   });
-  const mailPrisma = options.worker === false ? null : createPrisma(env.DATABASE_URL);
-  const mail = mailPrisma && mailWorkerFor(env, mailPrisma, loadServerSecret(env), now);
+  const mail = options.worker === false ? null : mailWorkerFor(env, prisma, secret, now);
   bulk.worker?.start();
   scheduler?.start();
   imports?.start();
@@ -194,7 +199,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       await refusals.stop();
       await imports?.stop();
       await mail?.stop();
-      await mailPrisma?.$disconnect();
+      await prisma.$disconnect();
       await scheduler?.stop();
       await bulk.worker?.stop();
       await bulk.close();

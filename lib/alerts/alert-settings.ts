@@ -1,0 +1,62 @@
+import type { PrismaClient } from "../db/prisma.ts";
+import { EVENT_TYPES, MAILABLE_TYPES, type EventType } from "./alert-types.ts";
+
+export interface AlertPreferences {
+  /** The event types mailed to the account's verified address. */
+  email: EventType[];
+  /** A weekly digest mail. */
+  digest: boolean;
+  /** A spike is a growth of at least this many shares and reactions… */
+  spikeMinIncrease: number;
+  /** …and at least this many times the total 24 hours before. */
+  spikeRatio: number;
+}
+
+export const DEFAULT_PREFERENCES: AlertPreferences = {
+  email: MAILABLE_TYPES.filter((type) => EVENT_TYPES[type].mailedByDefault),
+  digest: true,
+  spikeMinIncrease: 100,
+  spikeRatio: 2,
+};
+
+export const SPIKE_LIMITS = { minIncrease: { min: 1, max: 1_000_000_000 }, ratio: { min: 1.1, max: 1000 } } as const;
+
+type Row = { emailEvents: string | null; digest: boolean; spikeMinIncrease: number; spikeRatio: number };
+type SettingsReader = Pick<PrismaClient, "alertSettings">;
+
+export function preferencesOf(row: Row | null): AlertPreferences {
+  if (!row) return DEFAULT_PREFERENCES;
+  const email = row.emailEvents === null ? DEFAULT_PREFERENCES.email : MAILABLE_TYPES.filter((type) => row.emailEvents!.split(",").includes(type));
+  return { email, digest: row.digest, spikeMinIncrease: row.spikeMinIncrease, spikeRatio: row.spikeRatio };
+}
+
+/** The alert_settings table's one owner: what an account is mailed about, and its spike thresholds. */
+export class AlertSettings {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async of(accountId: string, db: SettingsReader = this.prisma): Promise<AlertPreferences> {
+    return preferencesOf(await db.alertSettings.findUnique({ where: { accountId } }));
+  }
+
+  /** Changes what `change` names; the rest stays. */
+  async update(accountId: string, change: Partial<AlertPreferences>): Promise<AlertPreferences> {
+    const data = {
+      ...(change.email ? { emailEvents: MAILABLE_TYPES.filter((type) => change.email!.includes(type)).join(",") } : {}),
+      ...(change.digest !== undefined ? { digest: change.digest } : {}),
+      ...(change.spikeMinIncrease !== undefined ? { spikeMinIncrease: change.spikeMinIncrease } : {}),
+      ...(change.spikeRatio !== undefined ? { spikeRatio: change.spikeRatio } : {}),
+    };
+    const row = await this.prisma.alertSettings.upsert({ where: { accountId }, create: { accountId, ...data }, update: data });
+    return preferencesOf(row);
+  }
+
+  /** Turns one mail off (the one-click unsubscribe link): an event type, or the digest. */
+  async unsubscribe(accountId: string, what: EventType | "digest"): Promise<void> {
+    if (what === "digest") {
+      await this.update(accountId, { digest: false });
+      return;
+    }
+    const current = await this.of(accountId);
+    await this.update(accountId, { email: current.email.filter((type) => type !== what) });
+  }
+}

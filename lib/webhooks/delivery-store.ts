@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import type { PrismaClient } from "../db/prisma.ts";
+import type { EventWriter } from "../alerts/event-store.ts";
+
+/** A delivery a worker holds: which event to which endpoint, and how many POSTs were made before. */
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  /** Counting this one. */
+  attempts: number;
+  createdAt: number;
+}
+
+/** One POST, as the endpoint's delivery log shows it. */
+export interface DeliveryAttempt {
+  id: string;
+  deliveryId: string;
+  eventId: string;
+  type: string;
+  attempt: number;
+  statusCode: number | null;
+  ok: boolean;
+  durationMs: number;
+  error: string | null;
+  createdAt: number;
+  nextAttemptAt: number | null;
+}
+
+/**
+ * The webhook_delivery and webhook_attempt tables' one owner. A worker claims a due delivery by moving its due
+ * time past a lease in one conditional update, as the outbox does (lib/mail/outbox-store.ts): of two workers
+ * that read the same row only one update matches, so no event reaches one endpoint twice at once.
+ */
+export class DeliveryStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** A delivery of the event to each endpoint, due now, in the event's transaction. */
+  async insert(db: EventWriter, eventId: string, endpointIds: readonly string[], now: number): Promise<void> {
+    for (const endpointId of endpointIds) {
+      await db.webhookDelivery.create({ data: { id: randomUUID(), endpointId, eventId, dueAt: new Date(now), createdAt: new Date(now) } });
+    }
+  }
+
+  /**
+   * Ids of pending deliveries due at `now` and held by no live lease, the longest waiting first, at most
+   * `perEndpoint` of one endpoint so a slow endpoint's backlog does not fill a batch.
+   */
+  async due(now: number, limit: number, perEndpoint: number): Promise<string[]> {
+    const rows = await this.prisma.webhookDelivery.findMany({
+      where: { status: "pending", dueAt: { lte: new Date(now) }, endpoint: { enabled: true } },
+      orderBy: { dueAt: "asc" },
+      take: limit * 4,
+      select: { id: true, endpointId: true },
+    });
+    const taken = new Map<string, number>();
+    const ids: string[] = [];
+    for (const row of rows) {
+      const n = taken.get(row.endpointId) ?? 0;
+      if (n >= perEndpoint) continue;
+      taken.set(row.endpointId, n + 1);
+      ids.push(row.id);
+      if (ids.length === limit) break;
+    }
+    return ids;
+  }
+
+  /** Takes the delivery for `owner` until now + leaseMs, counting an attempt; null when another worker has it. */
+  async claim(id: string, owner: string, now: number, leaseMs: number): Promise<ClaimedDelivery | null> {
+    const { count } = await this.prisma.webhookDelivery.updateMany({
+      where: { id, status: "pending", dueAt: { lte: new Date(now) } },
+      data: { leaseOwner: owner, dueAt: new Date(now + leaseMs), attempts: { increment: 1 } },
+    });
+    if (count !== 1) return null;
+    const row = await this.prisma.webhookDelivery.findUnique({
+      where: { id },
+      select: { id: true, endpointId: true, eventId: true, attempts: true, createdAt: true },
+    });
+    return row && { ...row, createdAt: row.createdAt.getTime() };
+  }
+
+  /**
+   * Settles a claimed delivery and logs the attempt in one transaction: `nextAttemptAt` null ends it (succeeded
+   * when ok, else failed). False when the lease was lost meanwhile (then nothing is written).
+   */
+  async settle(
+    delivery: ClaimedDelivery,
+    owner: string,
+    attempt: { statusCode: number | null; ok: boolean; durationMs: number; error: string | null; nextAttemptAt: number | null },
+    now: number,
+  ): Promise<boolean> {
+    const status = attempt.ok ? "succeeded" : attempt.nextAttemptAt === null ? "failed" : "pending";
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.webhookDelivery.updateMany({
+        where: { id: delivery.id, leaseOwner: owner, status: "pending" },
+        data: { status, leaseOwner: null, ...(attempt.nextAttemptAt !== null ? { dueAt: new Date(attempt.nextAttemptAt) } : {}) },
+      });
+      if (count !== 1) return false;
+      await tx.webhookAttempt.create({
+        data: {
+          id: randomUUID(),
+          deliveryId: delivery.id,
+          endpointId: delivery.endpointId,
+          attempt: delivery.attempts,
+          statusCode: attempt.statusCode,
+          ok: attempt.ok,
+          durationMs: attempt.durationMs,
+          error: attempt.error,
+          createdAt: new Date(now),
+          nextAttemptAt: attempt.nextAttemptAt === null ? null : new Date(attempt.nextAttemptAt),
+        },
+      });
+      return true;
+    });
+  }
+
+  /** Every pending delivery of a disabled endpoint stops: they are marked failed. */
+  async abandon(endpointId: string): Promise<number> {
+    const { count } = await this.prisma.webhookDelivery.updateMany({ where: { endpointId, status: "pending" }, data: { status: "failed", leaseOwner: null } });
+    return count;
+  }
+
+  /**
+   * Sends the delivery again now (its retry button): pending and due at once, unless a worker holds it right
+   * now. Null when the endpoint (of this account) has no such delivery.
+   */
+  async retryNow(accountId: string, endpointId: string, deliveryId: string, now: number): Promise<"queued" | "in_flight" | null> {
+    const row = await this.prisma.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId, endpoint: { accountId } }, select: { id: true } });
+    if (!row) return null;
+    const { count } = await this.prisma.webhookDelivery.updateMany({
+      where: { id: deliveryId, OR: [{ status: { not: "pending" } }, { leaseOwner: null }, { dueAt: { lte: new Date(now) } }] },
+      data: { status: "pending", dueAt: new Date(now), leaseOwner: null },
+    });
+    return count === 1 ? "queued" : "in_flight";
+  }
+
+  /** The endpoint's attempts, newest first (with the event's type). */
+  async attempts(endpointId: string, limit: number, before?: { createdAt: number; id: string }): Promise<DeliveryAttempt[]> {
+    const rows = await this.prisma.webhookAttempt.findMany({
+      where: {
+        endpointId,
+        ...(before ? { OR: [{ createdAt: { lt: new Date(before.createdAt) } }, { createdAt: new Date(before.createdAt), id: { lt: before.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: limit,
+      include: { delivery: { select: { eventId: true, event: { select: { type: true } } } } },
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      deliveryId: row.deliveryId,
+      eventId: row.delivery.eventId,
+      type: row.delivery.event.type,
+      attempt: row.attempt,
+      statusCode: row.statusCode,
+      ok: row.ok,
+      durationMs: row.durationMs,
+      error: row.error,
+      createdAt: row.createdAt.getTime(),
+      nextAttemptAt: row.nextAttemptAt?.getTime() ?? null,
+    }));
+  }
+}
