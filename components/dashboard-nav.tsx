@@ -12,6 +12,7 @@ const LINKS = [
   { href: "/dashboard/whitelist", label: "Whitelist" },
   { href: "/dashboard/bulk", label: "Bulk" },
   { href: "/dashboard/networks", label: "Networks" },
+  { href: "/dashboard/alerts", label: "Alerts" },
   { href: "/dashboard/settings", label: "Settings" },
   { href: "/dashboard/api", label: "API reference" },
 ];

@@ -13,7 +13,11 @@ async function copyToClipboard(text: Promise<string>): Promise<void> {
 }
 
 /** Copies, and says how it went: a failed fetch says why, a refused clipboard what to do instead. */
-export async function copyText(text: Promise<string>, done = "API key copied to the clipboard."): Promise<string> {
+export async function copyText(
+  text: Promise<string>,
+  done = "API key copied to the clipboard.",
+  refused = "Your browser did not allow copying: use Reveal and copy it by hand.",
+): Promise<string> {
   try {
     await copyToClipboard(text);
     return done;
@@ -22,6 +26,6 @@ export async function copyText(text: Promise<string>, done = "API key copied to 
       () => null,
       (error: Error) => error,
     );
-    return fetchError ? fetchError.message : "Your browser did not allow copying: use Reveal and copy it by hand.";
+    return fetchError ? fetchError.message : refused;
   }
 }

@@ -53,7 +53,8 @@ export class ShareCountApi {
     return response;
   }
 
-  private async call<S extends z.ZodTypeAny>(schema: S, path: string, init?: RequestInit): Promise<{ body: z.infer<S>; response: Response }> {
+  /** The API's answer to `path`, checked against `schema` (the webhook calls in webhooks-api.ts use it too). */
+  async call<S extends z.ZodTypeAny>(schema: S, path: string, init?: RequestInit): Promise<{ body: z.infer<S>; response: Response }> {
     const response = await this.fetch(path, init);
     const json: unknown = response.status === 204 ? null : await response.json().catch(() => undefined);
     const parsed = schema.safeParse(json);

@@ -4,6 +4,7 @@ import { Accounts } from "../../lib/accounts/accounts.ts";
 import { Sessions } from "../../lib/sessions/sessions.ts";
 import { TrackingSettings } from "../../lib/accounts/tracking-settings.ts";
 import { NetworkSettings } from "../../lib/accounts/network-settings.ts";
+import { AlertSettings } from "../../lib/alerts/alert-settings.ts";
 import { createPrisma, pingDatabase, type PrismaClient } from "../../lib/db/prisma.ts";
 import { parseEnv, type Env } from "../../lib/env.ts";
 import { connectRedis } from "../../lib/redis/redis.ts";
@@ -25,6 +26,8 @@ export interface DashboardContext {
   store: Store;
   trackingSettings: TrackingSettings;
   networkSettings: NetworkSettings;
+  /** What the account is mailed about, and its spike thresholds. */
+  alertSettings: AlertSettings;
   /** Signed-in browsers (Auth.js's database sessions). */
   sessions: Sessions;
   /** Resolves while the database answers: the health check. */
@@ -60,6 +63,7 @@ export function dashboard(): DashboardContext {
       sessions: new Sessions(prisma, clock),
       trackingSettings: new TrackingSettings(prisma),
       networkSettings: new NetworkSettings(prisma),
+      alertSettings: new AlertSettings(prisma),
       ping: () => pingDatabase(prisma),
       authSecret: deriveKey(secret, "auth.js").toString("hex"),
       apiUrl: env.SHARECOUNT_API_URL ?? `http://127.0.0.1:${env.PORT}`,
