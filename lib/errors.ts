@@ -34,6 +34,11 @@ export const API_ERROR_CODES = [
   "import_limit_exceeded",
   "export_in_progress",
   "invalid_parameter",
+  "too_many_endpoints",
+  "webhook_not_found",
+  "delivery_not_found",
+  "endpoint_disabled",
+  "roll_conflict",
   "service_unavailable",
   "internal_error",
 ] as const;

@@ -33,6 +33,10 @@ export interface ApiDeps {
   networkHealth: () => Promise<NetworkHealthEntry[]>;
   /** Events, their webhook endpoints and deliveries, and what each account is mailed about. */
   alerts: AlertKit;
+  /** WEBHOOK_ALLOW_PRIVATE_HOSTS: endpoints may be on loopback and private addresses. */
+  allowPrivateWebhookHosts: boolean;
+  /** Webhook deliveries were queued (a test, a retry): the delivery worker in this process (if any) sends them now. */
+  webhooksQueued: () => void;
   /** Networks are the sandbox: every count answer says so. */
   sandbox: boolean;
 }

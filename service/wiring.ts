@@ -178,6 +178,9 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     }),
     limits: { maxBodyBytes: env.BULK_MAX_BODY_BYTES, maxCustomTtlSeconds: MAX_CUSTOM_TTL_SECONDS },
     alerts,
+    allowPrivateWebhookHosts: env.WEBHOOK_ALLOW_PRIVATE_HOSTS,
+    // The delivery worker's wiring replaces this with its notify(); until then its poll finds them.
+    webhooksQueued: () => {},
     sandbox: sandbox !== null,
   });
   const mail = options.worker === false ? null : mailWorkerFor(env, prisma, secret, now);

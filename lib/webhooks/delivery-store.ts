@@ -134,6 +134,15 @@ export class DeliveryStore {
     return count === 1 ? "queued" : "in_flight";
   }
 
+  /**
+   * The endpoint's delivery that `id` names: an attempt's (as the delivery log lists them) or the delivery's
+   * own id; null when it is not the endpoint's.
+   */
+  async deliveryOf(endpointId: string, id: string): Promise<{ id: string; eventId: string } | null> {
+    const attempt = await this.prisma.webhookAttempt.findFirst({ where: { id, endpointId }, select: { delivery: { select: { id: true, eventId: true } } } });
+    return attempt?.delivery ?? (await this.prisma.webhookDelivery.findFirst({ where: { id, endpointId }, select: { id: true, eventId: true } }));
+  }
+
   /** The endpoint's attempts, newest first (with the event's type). */
   async attempts(endpointId: string, limit: number, before?: { createdAt: number; id: string }): Promise<DeliveryAttempt[]> {
     const rows = await this.prisma.webhookAttempt.findMany({

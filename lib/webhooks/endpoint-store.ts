@@ -35,6 +35,11 @@ export const newEndpointId = () => `we_${randomBytes(16).toString("base64url")}`
 /** `whsec_` and the base64 of 24 random bytes: Standard Webhooks' secret form. */
 export const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 
+/** Thrown inside createWithin's transaction to roll it back. */
+const OVER_LIMIT = Symbol("over the endpoint limit");
+/** Each conflict lets one of the transactions commit, so this bounds the concurrency it survives, not the wait. */
+const MAX_CREATE_ATTEMPTS = 50;
+
 type Row = {
   id: string; accountId: string; url: string; events: string; format: string; description: string | null; enabled: boolean;
   disabledReason: string | null; createdAt: Date; lastSuccessAt: Date | null; failingSince: Date | null;
@@ -76,6 +81,39 @@ export class EndpointStore {
       data: { id: newEndpointId(), accountId, ...input, events: input.events.join(","), secret: this.vault.encrypt(secret), createdAt: new Date(now) },
     });
     return { endpoint: toEndpoint(row), secret };
+  }
+
+  /**
+   * As `create`, unless the account has `max` endpoints already: then null. The new row is written first and
+   * the account's endpoints counted after it in one serializable transaction, so concurrent creates cannot
+   * pass the limit: SQLite runs one writer at a time, and PostgreSQL aborts all but one of two transactions
+   * that each counted before the other's insert (P2034), which are then run again.
+   */
+  async createWithin(
+    max: number,
+    accountId: string,
+    input: { url: string; events: EventType[]; format: WebhookFormat; description: string | null },
+    now: number,
+  ): Promise<{ endpoint: WebhookEndpoint; secret: string } | null> {
+    const secret = newWebhookSecret();
+    const data = { id: newEndpointId(), accountId, ...input, events: input.events.join(","), secret: this.vault.encrypt(secret), createdAt: new Date(now) };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const row = await this.prisma.$transaction(
+          async (tx) => {
+            const row = await tx.webhookEndpoint.create({ data });
+            if ((await tx.webhookEndpoint.count({ where: { accountId } })) > max) throw OVER_LIMIT;
+            return row;
+          },
+          { isolationLevel: "Serializable" },
+        );
+        return { endpoint: toEndpoint(row), secret };
+      } catch (error) {
+        if (error === OVER_LIMIT) return null;
+        if ((error as { code?: string }).code === "P2034" && attempt < MAX_CREATE_ATTEMPTS) continue;
+        throw error;
+      }
+    }
   }
 
   async count(accountId: string): Promise<number> {

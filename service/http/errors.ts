@@ -2,6 +2,7 @@ import { isRedisUnavailableError } from "../../lib/redis/redis.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ApiVersion } from "../counts/count-object.ts";
 import { SharecountError, UnavailableError, type ApiErrorCode } from "../../lib/errors.ts";
+import { WebhookError, type WebhookErrorCode } from "../../lib/webhooks/webhook-errors.ts";
 
 /** One error of the API: its code (the wire's `Type`), a message for people, and its HTTP status. */
 export class ApiError extends SharecountError<ApiErrorCode> {
@@ -90,9 +91,23 @@ export const apiErrors = {
   internal: () => new ApiError("internal_error", 500, "Something went wrong on our side; the request was not counted."),
 };
 
-/** Anything thrown while answering becomes an API error: a database (or Redis) outage is a 503, anything else a logged 500. */
+const WEBHOOK_STATUS: Record<WebhookErrorCode, ContentfulStatusCode> = {
+  invalid_url: 400,
+  invalid_parameter: 400,
+  too_many_endpoints: 400,
+  webhook_not_found: 404,
+  delivery_not_found: 404,
+  endpoint_disabled: 409,
+  roll_conflict: 409,
+};
+
+/**
+ * Anything thrown while answering becomes an API error: a refusal of the webhook verbs its status, a database
+ * (or Redis) outage a 503, anything else a logged 500.
+ */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof WebhookError) return new ApiError(error.code, WEBHOOK_STATUS[error.code], error.message);
   if (error instanceof UnavailableError || isRedisUnavailableError(error)) return apiErrors.serviceUnavailable();
   console.error("unexpected error while answering a request", error);
   return apiErrors.internal();

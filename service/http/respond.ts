@@ -72,7 +72,7 @@ export function preflight(requestedHeaders: string | undefined): Answer {
     status: 204,
     headers: {
       "Access-Control-Allow-Origin": "*",
-      "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE, OPTIONS",
+      "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
       "Access-Control-Allow-Headers": requestedHeaders ?? "Content-Type",
       "Access-Control-Max-Age": "86400",
     },

@@ -16,6 +16,18 @@ import { v2ImportHandler, v2CancelImportHandler } from "../routes/v2/imports.ts"
 import { v2UsageHandler } from "../routes/v2/usage.ts";
 import { v2AccountExportHandler } from "../routes/v2/account.ts";
 import { v2AliasesHandler, v2TrackedUrlHandler, v2TrackedStatusHandler, v2TrackedListHandler, v2TrackHandler, v2UntrackHandler } from "../routes/v2/tracked.ts";
+import {
+  v2CreateWebhookHandler,
+  v2DeleteWebhookHandler,
+  v2RetryWebhookDeliveryHandler,
+  v2RollWebhookSecretHandler,
+  v2TestWebhookHandler,
+  v2UpdateWebhookHandler,
+  v2WebhookDeliveriesHandler,
+  v2WebhookHandler,
+  v2WebhookListHandler,
+} from "../routes/v2/webhooks.ts";
+import { v2EventsHandler } from "../routes/v2/events.ts";
 import { openApiDocument } from "../openapi/document.ts";
 import { sendJson } from "./respond.ts";
 
@@ -59,11 +71,12 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   });
 
   // A POST handler reads its body itself, as a stream bounded by BULK_MAX_BODY_BYTES (see bulk/body/read-body.ts).
-  const route = (path: string, handlers: { GET?: Endpoint<string | StreamedBody>; POST?: Endpoint; PUT?: Endpoint; DELETE?: Endpoint }) => {
+  const route = (path: string, handlers: { GET?: Endpoint<string | StreamedBody>; POST?: Endpoint; PUT?: Endpoint; PATCH?: Endpoint; DELETE?: Endpoint }) => {
     const allow = Object.keys(handlers).join(", ");
     if (handlers.GET) app.get(path, viaHono(handlers.GET));
     if (handlers.POST) app.post(path, viaHono(handlers.POST));
     if (handlers.PUT) app.put(path, viaHono(handlers.PUT));
+    if (handlers.PATCH) app.patch(path, viaHono(handlers.PATCH));
     if (handlers.DELETE) app.delete(path, viaHono(handlers.DELETE));
     app.all(path, () => toResponse(sendError(apiErrors.methodNotAllowed(allow))));
   };
@@ -96,6 +109,13 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   route("/v2/history.csv", { GET: v2HistoryCsvHandler(deps) });
   route("/v2/usage", { GET: v2UsageHandler(deps) });
   route("/v2/account/export", { GET: v2AccountExportHandler(deps) });
+  route("/v2/webhooks", { GET: v2WebhookListHandler(deps), POST: v2CreateWebhookHandler(deps) });
+  route("/v2/webhooks/:id", { GET: v2WebhookHandler(deps), PATCH: v2UpdateWebhookHandler(deps), DELETE: v2DeleteWebhookHandler(deps) });
+  route("/v2/webhooks/:id/secret", { POST: v2RollWebhookSecretHandler(deps) });
+  route("/v2/webhooks/:id/test", { POST: v2TestWebhookHandler(deps) });
+  route("/v2/webhooks/:id/deliveries", { GET: v2WebhookDeliveriesHandler(deps) });
+  route("/v2/webhooks/:id/deliveries/:delivery_id/retry", { POST: v2RetryWebhookDeliveryHandler(deps) });
+  route("/v2/events", { GET: v2EventsHandler(deps) });
   route("/v2/openapi.json", { GET: async () => sendJson(200, openApiDocument()) });
 
   app.notFound(() => toResponse(sendError(apiErrors.notFound())));
