@@ -134,6 +134,8 @@ const schema = z
     HISTORY_HOURLY_DAYS: int(30, 1),
     // Sitemaps and feeds on loopback and private addresses: for tests and closed networks only.
     SITEMAP_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+    // Webhook endpoints on loopback and private addresses: for tests and closed networks only.
+    WEBHOOK_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
     BULK_CONCURRENCY: int(64, 1),
     BULK_RETENTION_DAYS: int(7, 1),
     // 10,000 URLs (the dedicated batch limit) of up to 2,048 characters fit.
