@@ -33,6 +33,8 @@ export interface ApiDeps {
   networkHealth: () => Promise<NetworkHealthEntry[]>;
   /** Events, their webhook endpoints and deliveries, and what each account is mailed about. */
   alerts: AlertKit;
+  /** Events with webhook deliveries were stored: the delivery worker in this process (if any) looks now. */
+  webhooksQueued: () => void;
   /** Networks are the sandbox: every count answer says so. */
   sandbox: boolean;
 }
