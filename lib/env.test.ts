@@ -204,6 +204,15 @@ describe("tracked URLs and history", () => {
   });
 });
 
+describe("WEBHOOK_ALLOW_PRIVATE_HOSTS", () => {
+  it("is off unless set to true, and refuses anything but true or false", () => {
+    expect(parseEnv({}).WEBHOOK_ALLOW_PRIVATE_HOSTS).toBe(false);
+    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE_HOSTS: "true" }).WEBHOOK_ALLOW_PRIVATE_HOSTS).toBe(true);
+    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE_HOSTS: "false" }).WEBHOOK_ALLOW_PRIVATE_HOSTS).toBe(false);
+    expect(envError({ WEBHOOK_ALLOW_PRIVATE_HOSTS: "1" })).toMatch(/WEBHOOK_ALLOW_PRIVATE_HOSTS/);
+  });
+});
+
 describe("SHARECOUNT_V2_NETWORKS", () => {
   const live = { FACEBOOK_ACCESS_TOKEN: "1|x" };
 

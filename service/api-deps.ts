@@ -35,7 +35,7 @@ export interface ApiDeps {
   alerts: AlertKit;
   /** WEBHOOK_ALLOW_PRIVATE_HOSTS: endpoints may be on loopback and private addresses. */
   allowPrivateWebhookHosts: boolean;
-  /** Webhook deliveries were queued (a test, a retry): the delivery worker in this process (if any) sends them now. */
+  /** Events with webhook deliveries were stored: the delivery worker in this process (if any) looks now. */
   webhooksQueued: () => void;
   /** Networks are the sandbox: every count answer says so. */
   sandbox: boolean;

@@ -34,6 +34,8 @@ import { mailWorkerFor } from "../lib/mail/mail-service.ts";
 import type { MailWorker } from "../lib/mail/mail-worker.ts";
 import { loadServerSecret } from "../lib/security/secrets.ts";
 import { openAlerts } from "../lib/alerts/open-alerts.ts";
+import type { DeliveryWorker } from "../lib/webhooks/delivery-worker.ts";
+import { deliveryWorkerFor } from "../lib/webhooks/webhook-service.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
 
@@ -45,6 +47,8 @@ export interface ServiceRuntime {
   imports: ImportWorker | null;
   /** Sends the outbox's mail (wherever the bulk worker runs). */
   mail: MailWorker | null;
+  /** Delivers webhooks (wherever the mail worker runs). */
+  webhooks: DeliveryWorker | null;
   sandbox: Sandbox | null;
   store: Store;
   /** Throws unless every backing service (database, and Redis when used) answers: the health check. */
@@ -159,6 +163,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   const prisma = createPrisma(env.DATABASE_URL);
   const secret = loadServerSecret(env);
   const alerts = openAlerts(prisma, secret);
+  const webhooks = options.worker === false ? null : deliveryWorkerFor(env, prisma, secret, alerts, now);
   const routes = createApiRoutes({
     store,
     auth: new Authenticator(store.accounts),
@@ -179,8 +184,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     limits: { maxBodyBytes: env.BULK_MAX_BODY_BYTES, maxCustomTtlSeconds: MAX_CUSTOM_TTL_SECONDS },
     alerts,
     allowPrivateWebhookHosts: env.WEBHOOK_ALLOW_PRIVATE_HOSTS,
-    // The delivery worker's wiring replaces this with its notify(); until then its poll finds them.
-    webhooksQueued: () => {},
+    webhooksQueued: () => webhooks?.notify(),
     sandbox: sandbox !== null,
   });
   const mail = options.worker === false ? null : mailWorkerFor(env, prisma, secret, now);
@@ -188,12 +192,14 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   scheduler?.start();
   imports?.start();
   mail?.start();
+  webhooks?.start();
   return {
     routes,
     worker: bulk.worker,
     scheduler,
     imports,
     mail,
+    webhooks,
     sandbox,
     store,
     ping,
@@ -202,6 +208,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       await refusals.stop();
       await imports?.stop();
       await mail?.stop();
+      await webhooks?.stop();
       await prisma.$disconnect();
       await scheduler?.stop();
       await bulk.worker?.stop();

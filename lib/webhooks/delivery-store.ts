@@ -12,6 +12,12 @@ export interface ClaimedDelivery {
   createdAt: number;
 }
 
+/** A delivery a worker may claim. */
+export interface DueDelivery {
+  id: string;
+  endpointId: string;
+}
+
 /** One POST, as the endpoint's delivery log shows it. */
 export interface DeliveryAttempt {
   id: string;
@@ -43,26 +49,27 @@ export class DeliveryStore {
   }
 
   /**
-   * Ids of pending deliveries due at `now` and held by no live lease, the longest waiting first, at most
-   * `perEndpoint` of one endpoint so a slow endpoint's backlog does not fill a batch.
+   * Pending deliveries due at `now` and held by no live lease, the longest waiting first, at most
+   * `perEndpoint` of one endpoint so a slow endpoint's backlog does not fill a batch, and none of the `busy`
+   * endpoints (those the caller already has enough of in flight).
    */
-  async due(now: number, limit: number, perEndpoint: number): Promise<string[]> {
+  async due(now: number, limit: number, perEndpoint: number, busy: readonly string[] = []): Promise<DueDelivery[]> {
     const rows = await this.prisma.webhookDelivery.findMany({
-      where: { status: "pending", dueAt: { lte: new Date(now) }, endpoint: { enabled: true } },
+      where: { status: "pending", dueAt: { lte: new Date(now) }, endpoint: { enabled: true }, ...(busy.length > 0 ? { endpointId: { notIn: [...busy] } } : {}) },
       orderBy: { dueAt: "asc" },
       take: limit * 4,
       select: { id: true, endpointId: true },
     });
     const taken = new Map<string, number>();
-    const ids: string[] = [];
+    const due: DueDelivery[] = [];
     for (const row of rows) {
       const n = taken.get(row.endpointId) ?? 0;
       if (n >= perEndpoint) continue;
       taken.set(row.endpointId, n + 1);
-      ids.push(row.id);
-      if (ids.length === limit) break;
+      due.push(row);
+      if (due.length === limit) break;
     }
-    return ids;
+    return due;
   }
 
   /** Takes the delivery for `owner` until now + leaseMs, counting an attempt; null when another worker has it. */
@@ -115,8 +122,8 @@ export class DeliveryStore {
   }
 
   /** Every pending delivery of a disabled endpoint stops: they are marked failed. */
-  async abandon(endpointId: string): Promise<number> {
-    const { count } = await this.prisma.webhookDelivery.updateMany({ where: { endpointId, status: "pending" }, data: { status: "failed", leaseOwner: null } });
+  async abandon(endpointId: string, db: Pick<PrismaClient, "webhookDelivery"> = this.prisma): Promise<number> {
+    const { count } = await db.webhookDelivery.updateMany({ where: { endpointId, status: "pending" }, data: { status: "failed", leaseOwner: null } });
     return count;
   }
 

@@ -29,6 +29,16 @@ export interface SigningSecrets {
   previous: string | null;
 }
 
+/** An endpoint as a delivery needs it: where, in which format, signed with what. */
+export interface DeliveryTarget {
+  id: string;
+  accountId: string;
+  url: string;
+  format: WebhookFormat;
+  enabled: boolean;
+  secrets: SigningSecrets;
+}
+
 /** `we_` and 22 random characters. */
 export const newEndpointId = () => `we_${randomBytes(16).toString("base64url")}`;
 
@@ -168,10 +178,18 @@ export class EndpointStore {
 
   /** The secrets signing a delivery at `now`. */
   async signingSecrets(id: string, now: number): Promise<SigningSecrets | null> {
-    const row = await this.prisma.webhookEndpoint.findUnique({ where: { id }, select: { secret: true, previousSecret: true, previousSecretUntil: true } });
+    return (await this.deliveryTarget(id, now))?.secrets ?? null;
+  }
+
+  /** Where and how a delivery goes at `now`, in one read (the delivery worker's). */
+  async deliveryTarget(id: string, now: number): Promise<DeliveryTarget | null> {
+    const row = await this.prisma.webhookEndpoint.findUnique({
+      where: { id },
+      select: { accountId: true, url: true, format: true, enabled: true, secret: true, previousSecret: true, previousSecretUntil: true },
+    });
     if (!row) return null;
     const previous = row.previousSecret && row.previousSecretUntil && row.previousSecretUntil.getTime() > now ? this.vault.decrypt(row.previousSecret) : null;
-    return { current: this.vault.decrypt(row.secret), previous };
+    return { id, accountId: row.accountId, url: row.url, format: row.format as WebhookFormat, enabled: row.enabled, secrets: { current: this.vault.decrypt(row.secret), previous } };
   }
 
   /** The enabled endpoints of an account that listen for `type`, in the event's transaction. */
@@ -193,8 +211,8 @@ export class EndpointStore {
   }
 
   /** Turns the endpoint off for `reason`; false when it already was (only one caller mails its owner). */
-  async disable(id: string, reason: string): Promise<boolean> {
-    const { count } = await this.prisma.webhookEndpoint.updateMany({ where: { id, enabled: true }, data: { enabled: false, disabledReason: reason } });
+  async disable(id: string, reason: string, db: Pick<PrismaClient, "webhookEndpoint"> = this.prisma): Promise<boolean> {
+    const { count } = await db.webhookEndpoint.updateMany({ where: { id, enabled: true }, data: { enabled: false, disabledReason: reason } });
     return count === 1;
   }
 }

@@ -1,9 +1,9 @@
 import { STATUS_CODES } from "node:http";
 import { request, type Dispatcher } from "undici";
 import { counted, gunzipped, limited } from "./document-body.ts";
-import { createGuardedAgent, HostNotFound, RefusedAddress, type HostLookup } from "./guarded-agent.ts";
+import { createGuardedAgent, HostNotFound, RefusedAddress, type HostLookup } from "../../lib/net/guarded-agent.ts";
 import { documentAt, ImportError, ImportStopped, type DocumentKind } from "./import-error.ts";
-import { hostRefusal, type AddressPolicy } from "./public-address.ts";
+import { hostRefusal, type AddressPolicy } from "../../lib/net/public-address.ts";
 import type { SourceLimits } from "./source-limits.ts";
 
 const MAX_REDIRECTS = 5;

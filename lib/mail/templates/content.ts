@@ -146,6 +146,20 @@ export const TEMPLATES = {
       notice: true,
     }),
   },
+  webhook_disabled: {
+    data: z.object({ url: z.string().max(2048), days: z.number().int().positive(), link }),
+    content: (d: { url: string; days: number; link: string }): MailContent => ({
+      subject: "A sharecount webhook endpoint was turned off",
+      heading: "Webhook endpoint turned off",
+      paragraphs: [
+        `Deliveries to ${d.url} failed for ${d.days} days without one success, so sharecount turned the endpoint off and gave up its pending events.`,
+        "Once the endpoint answers again, turn it back on in the dashboard: events from then on are delivered to it.",
+      ],
+      action: { label: "Open Alerts", href: d.link },
+      footer: "A notice about your account's webhooks.",
+      notice: true,
+    }),
+  },
 } as const;
 
 export type MailKind = keyof typeof TEMPLATES;

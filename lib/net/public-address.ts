@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
-import { publicHost, publicIp } from "../../lib/urls/public-host.ts";
+import { publicHost, publicIp } from "../urls/public-host.ts";
 
 /** Whether an IP address (as DNS or a URL gives it, IPv6 without brackets) may be connected to. */
 export function isPublicAddress(address: string): boolean {
