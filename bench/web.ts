@@ -26,6 +26,7 @@ const PAGES: { page: string; ready?: string }[] = [
   { page: "/dashboard/whitelist" },
   { page: "/dashboard/bulk" },
   { page: "/dashboard/networks" },
+  { page: "/dashboard/alerts" },
   { page: "/dashboard/settings" },
   { page: "/dashboard/api" },
 ];

@@ -34,6 +34,8 @@ export const E2E_ENV: Record<string, string> = {
   TRUSTED_PROXIES: "127.0.0.1",
   // The URLs spec imports a sitemap it serves on loopback; tracked URLs are refreshed within a second.
   SITEMAP_ALLOW_PRIVATE_HOSTS: "true",
+  // The alerts spec receives webhooks on loopback.
+  WEBHOOK_ALLOW_PRIVATE_HOSTS: "true",
   REFRESH_POLL_MS: "500",
   SMTP_URL: `smtp://127.0.0.1:${E2E_PORT + 7}`,
   SHARECOUNT_PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,

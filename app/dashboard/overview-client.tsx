@@ -1,5 +1,6 @@
 "use client";
 
+import type { ReactNode } from "react";
 import type { Quota } from "@/dashboard/client/api-schemas";
 import type { Overview } from "@/dashboard/client/answers";
 import { Card } from "@/components/ui/card";
@@ -19,7 +20,8 @@ import { LeadersCards } from "./leaders-card";
 import { LookupCard } from "./lookup-card";
 import { NetworkIncidents } from "./network-incidents";
 
-export function OverviewClient({ initialOverview }: { initialOverview: Overview | undefined }) {
+/** `alerts`: the latest spikes and milestones, rendered on the server (recent-alerts.tsx). */
+export function OverviewClient({ initialOverview, alerts }: { initialOverview: Overview | undefined; alerts: ReactNode }) {
   const overview = useOverview(initialOverview);
   return (
     <div className="space-y-6">
@@ -40,6 +42,7 @@ export function OverviewClient({ initialOverview }: { initialOverview: Overview 
         <LoadingState label="Loading your plan and quota…" className="h-72" />
       )}
       <LeadersCards />
+      {alerts}
       <LookupCard />
     </div>
   );

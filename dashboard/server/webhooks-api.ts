@@ -30,7 +30,7 @@ export function webhooksOf(api: ShareCountApi) {
     },
     rollSecret: async (id: string) => (await api.call(rolledSecretSchema, `${endpointPath(id)}/secret`, json("POST", {}))).body,
     test: async (id: string) => (await api.call(testSentSchema, `${endpointPath(id)}/test`, json("POST", {}))).body,
-    deliveries: async (id: string) => (await api.call(deliveryListSchema, `${endpointPath(id)}/deliveries`)).body.data,
+    deliveries: async (id: string) => (await api.call(deliveryListSchema, `${endpointPath(id)}/deliveries?limit=50`)).body.data,
     retry: async (id: string, deliveryId: string) => {
       await api.call(z.unknown(), `${endpointPath(id)}/deliveries/${encodeURIComponent(deliveryId)}/retry`, json("POST", {}));
     },

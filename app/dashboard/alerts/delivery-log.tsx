@@ -10,8 +10,8 @@ const timeLabel = new Intl.DateTimeFormat(undefined, { dateStyle: "short", timeS
 const at = (iso: string) => <time dateTime={iso}>{timeLabel.format(Date.parse(iso))}</time>;
 
 /** An endpoint's deliveries, newest first: each attempt's answer, and Retry for one that failed. */
-export function DeliveryLog({ endpointId }: { endpointId: string }) {
-  const deliveries = useDeliveries(endpointId);
+export function DeliveryLog({ endpointId, watchUntil, onRetried }: { endpointId: string; watchUntil: number; onRetried: () => void }) {
+  const deliveries = useDeliveries(endpointId, watchUntil);
   const retry = useRetryDelivery(endpointId);
   if (deliveries.isError) return <ErrorState message={deliveries.error.message} onRetry={() => void deliveries.refetch()} />;
   if (!deliveries.data) return <LoadingState label="Loading the delivery log…" className="mt-3 h-24" />;
@@ -37,7 +37,7 @@ export function DeliveryLog({ endpointId }: { endpointId: string }) {
           </thead>
           <tbody className="divide-y divide-slate-100">
             {deliveries.data.map((delivery) => (
-              <DeliveryRow key={delivery.id} delivery={delivery} retrying={retry.isPending && retry.variables === delivery.id} onRetry={() => retry.mutate(delivery.id)} />
+              <DeliveryRow key={delivery.id} delivery={delivery} retrying={retry.isPending && retry.variables === delivery.id} onRetry={() => retry.mutate(delivery.id, { onSuccess: onRetried })} />
             ))}
           </tbody>
         </table>

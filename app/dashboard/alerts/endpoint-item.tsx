@@ -19,6 +19,8 @@ export function EndpointItem({ endpoint }: { endpoint: WebhookEndpoint }) {
   const toggle = useSetEndpointEnabled();
   const [dialog, setDialog] = useState<"roll" | "delete" | null>(null);
   const [logOpen, setLogOpen] = useState(false);
+  // After a test or a retry the log is read every 2 s for a while: the worker's first attempt shows within it.
+  const [watchUntil, setWatchUntil] = useState(0);
   const logId = useId();
   const error = test.error ?? toggle.error;
   const lastSuccess = endpoint.last_success_at ? Date.parse(endpoint.last_success_at) : null;
@@ -59,7 +61,12 @@ export function EndpointItem({ endpoint }: { endpoint: WebhookEndpoint }) {
         )}
       </p>
       <div className="mt-3 flex flex-wrap gap-2">
-        <Button onClick={() => test.mutate(endpoint.id, { onSuccess: () => setLogOpen(true) })} disabled={test.isPending || !endpoint.enabled}>
+        <Button onClick={() => test.mutate(endpoint.id, {
+              onSuccess: () => {
+                setLogOpen(true);
+                setWatchUntil(Date.now() + 30_000);
+              },
+            })} disabled={test.isPending || !endpoint.enabled}>
           {test.isPending ? "Sending…" : "Send test"}
         </Button>
         <Button onClick={() => toggle.mutate({ id: endpoint.id, enabled: !endpoint.enabled })} disabled={toggle.isPending}>
@@ -82,7 +89,7 @@ export function EndpointItem({ endpoint }: { endpoint: WebhookEndpoint }) {
         </p>
       )}
       <div id={logId} hidden={!logOpen}>
-        {logOpen && <DeliveryLog endpointId={endpoint.id} />}
+        {logOpen && <DeliveryLog endpointId={endpoint.id} watchUntil={watchUntil} onRetried={() => setWatchUntil(Date.now() + 30_000)} />}
       </div>
       {dialog === "roll" && <RollSecretDialog endpoint={endpoint} onClosed={() => setDialog(null)} />}
       {dialog === "delete" && <DeleteEndpointDialog endpoint={endpoint} onClosed={() => setDialog(null)} />}

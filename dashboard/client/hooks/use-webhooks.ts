@@ -17,12 +17,15 @@ export function useWebhooks() {
 /** A delivery is still on its way while a next attempt is planned. */
 const underWay = (deliveries: WebhookDelivery[] | undefined) => deliveries?.some((delivery) => delivery.next_attempt_at !== null) ?? false;
 
-/** One endpoint's delivery log, polled every 2 s while a delivery is under way (a test just sent, a retry). */
-export function useDeliveries(id: string) {
+/**
+ * One endpoint's delivery log, polled every 2 s while a delivery is under way, and until `watchUntil` (a test
+ * or retry just sent: its first attempt shows once the worker has made it).
+ */
+export function useDeliveries(id: string, watchUntil: number) {
   return useQuery({
     queryKey: deliveriesKey(id),
     queryFn: () => fetchJson<{ deliveries: WebhookDelivery[] }>(`${endpointPath(id)}/deliveries`).then((answer) => answer.deliveries),
-    refetchInterval: (query) => (underWay(query.state.data) ? 2000 : false),
+    refetchInterval: (query) => (underWay(query.state.data) || Date.now() < watchUntil ? 2000 : false),
   });
 }
 

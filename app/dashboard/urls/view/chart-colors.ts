@@ -19,3 +19,6 @@ export const NETWORK_COLORS: Record<NetworkId, string> = {
 export const TOTAL_COLOR = "var(--color-slate-800)";
 export const RISE_COLOR = "var(--color-emerald-700)";
 export const FALL_COLOR = "var(--color-red-700)";
+
+/** The alert marks: a spike in amber-700, a milestone in violet-600. */
+export const MARK_COLORS = { spike: "var(--color-amber-700)", milestone: "var(--color-violet-600)" } as const;

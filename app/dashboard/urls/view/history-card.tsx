@@ -3,12 +3,15 @@
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState, LoadingState } from "@/components/ui/states";
 import { HISTORY_RANGES } from "@/dashboard/client/history-range";
+import type { AlertMark } from "@/dashboard/client/alerts/marks";
+import { useAlertMarks } from "@/dashboard/client/hooks/use-alert-marks";
 import { useHistory } from "@/dashboard/client/hooks/use-tracked";
 import type { HeadlineNetwork } from "@/dashboard/client/tracked/networks";
 import { historyCsvPath, HISTORY_INTERVALS, type UrlView } from "@/dashboard/client/tracked/url-view";
 import { NetworkHistory } from "./network-history";
 import { TotalHistory } from "./total-history";
 
+const NO_MARKS: AlertMark[] = [];
 const INTERVAL_LABELS = { day: "Daily", hour: "Hourly" } as const;
 
 export function HistoryCard({
@@ -87,6 +90,8 @@ function Segmented<T extends string | number>({
 
 function Charts({ view, networks, refreshedAt }: { view: UrlView; networks: readonly HeadlineNetwork[]; refreshedAt: string | null }) {
   const history = useHistory(view, refreshedAt);
+  // The marks are extra: while they load, or if they fail, the charts show without them.
+  const marks = useAlertMarks(view.range, view.url).data ?? NO_MARKS;
   if (history.isPending) return <LoadingState label="Loading the history…" className="h-[30rem]" />;
   if (history.isError) return <ErrorState message={history.error.message} onRetry={() => void history.refetch()} />;
   if (history.data.points.length === 0) {
@@ -102,9 +107,9 @@ function Charts({ view, networks, refreshedAt }: { view: UrlView; networks: read
       className={`grid gap-6 ${networks.length > 1 ? "lg:grid-cols-2" : ""} ${history.isPlaceholderData ? "opacity-60" : ""}`}
       aria-busy={history.isPlaceholderData}
     >
-      <TotalHistory points={history.data.points} networks={networks} view={view} />
+      <TotalHistory points={history.data.points} networks={networks} view={view} marks={marks} />
       {networks.map((network) => (
-        <NetworkHistory key={network.key} points={history.data.points} network={network} view={view} />
+        <NetworkHistory key={network.key} points={history.data.points} network={network} view={view} marks={marks} />
       ))}
     </div>
   );

@@ -1,10 +1,12 @@
 "use client";
 
-import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import { describeMark, type AlertMark } from "@/dashboard/client/alerts/marks";
 import { formatNumber } from "@/dashboard/client/format";
 import type { SeriesPoint } from "@/dashboard/client/tracked/history-series";
 import type { HistoryInterval } from "@/dashboard/client/tracked/url-view";
 import { AXIS_COLOR, GRID_COLOR, TOOLTIP_STYLE } from "@/components/charts/chart-theme";
+import { MARK_COLORS } from "./chart-colors";
 import { dayAxisProps } from "./day-axis";
 
 // Daily points are UTC days: labelled in UTC, or a reader west of Greenwich would see each a day early.
@@ -24,6 +26,7 @@ export default function HistoryChart({
   title,
   describedBy,
   yAxisWidth = "auto",
+  marks = [],
 }: {
   series: SeriesPoint[];
   /** The whole range, so 7 and 365 days look like what they are even where there are no points yet. */
@@ -35,6 +38,8 @@ export default function HistoryChart({
   describedBy: string;
   /** Fixed where another chart stacks under this one, so their time axes line up. */
   yAxisWidth?: number | "auto";
+  /** Spikes and milestones: a dashed line each, with a flag whose tooltip says what happened (listed under the chart too). */
+  marks?: readonly AlertMark[];
 }) {
   const known = series.flatMap((point) => (point.value === null ? [] : [point.value]));
   const low = Math.min(...known);
@@ -68,6 +73,15 @@ export default function HistoryChart({
         labelFormatter={(t) => label.format(Number(t))}
         formatter={(value) => (value === null || value === undefined ? "not reported" : formatNumber(Number(value)))}
       />
+      {marks.map((mark) => (
+        <ReferenceLine
+          key={mark.id}
+          x={mark.at}
+          stroke={MARK_COLORS[mark.kind]}
+          strokeDasharray="4 3"
+          label={(props: { viewBox?: { x?: number; y?: number } }) => <MarkFlag mark={mark} x={props.viewBox?.x ?? 0} y={props.viewBox?.y ?? 0} />}
+        />
+      ))}
       {/* No animation: the numbers should be readable (and the screenshots true) the moment they appear. */}
       <Line
         dataKey="value"
@@ -80,5 +94,15 @@ export default function HistoryChart({
         isAnimationActive={false}
       />
     </LineChart>
+  );
+}
+
+/** The flag at the top of a mark's line; its <title> is the tooltip. */
+function MarkFlag({ mark, x, y }: { mark: AlertMark; x: number; y: number }) {
+  return (
+    <g data-testid={`chart-mark-${mark.kind}`}>
+      <title>{`${mark.kind === "spike" ? "Spike" : "Milestone"} ${describeMark(mark)}`}</title>
+      <circle cx={x} cy={y + 5} r={5} fill={MARK_COLORS[mark.kind]} stroke="var(--color-white)" strokeWidth={1.5} />
+    </g>
   );
 }

@@ -7,6 +7,8 @@ import { changeCaption, dailyChanges, hasValues, lineCaption, rangeDomain, total
 import type { HeadlineNetwork } from "@/dashboard/client/tracked/networks";
 import type { HistoryAnswer } from "@/dashboard/client/tracked/types";
 import type { UrlView } from "@/dashboard/client/tracked/url-view";
+import { marksFor, type AlertMark } from "@/dashboard/client/alerts/marks";
+import { AlertMarkList } from "./alert-mark-list";
 import { TOTAL_COLOR } from "./chart-colors";
 import { ChangeChart, HistoryChart } from "./charts";
 
@@ -20,7 +22,17 @@ function axisWidth(values: (number | null)[]): number {
 }
 
 /** The networks shown, added up: the Total line, and under it each day's change as a bar. */
-export function TotalHistory({ points, networks, view }: { points: HistoryAnswer["points"]; networks: readonly HeadlineNetwork[]; view: UrlView }) {
+export function TotalHistory({
+  points,
+  networks,
+  view,
+  marks,
+}: {
+  points: HistoryAnswer["points"];
+  networks: readonly HeadlineNetwork[];
+  view: UrlView;
+  marks: readonly AlertMark[];
+}) {
   const ids = useMemo(() => networks.map((network) => network.key), [networks]);
   const series = useMemo(() => totalSeries(points, ids), [points, ids]);
   const changes = useMemo(() => dailyChanges(points, ids), [points, ids]);
@@ -29,6 +41,8 @@ export function TotalHistory({ points, networks, view }: { points: HistoryAnswer
   const barsId = useId();
   const now = useNow();
   const range = `last ${view.range} days`;
+  const domain = useMemo(() => (now === null ? null : rangeDomain(view.range, now)), [view.range, now]);
+  const shown = useMemo(() => (domain === null ? [] : marksFor(marks, null, domain)), [marks, domain]);
   return (
     <figure data-testid="history-total" className="min-w-0 lg:col-span-2">
       <h3 className="text-sm font-semibold">
@@ -37,24 +51,26 @@ export function TotalHistory({ points, networks, view }: { points: HistoryAnswer
       <figcaption id={lineId} className="mb-2 text-xs text-slate-600">
         {lineCaption(series, "No network reported in this range: nothing to draw (not a zero).")}
       </figcaption>
-      {hasValues(series) && now !== null && (
+      {hasValues(series) && domain !== null && (
         <HistoryChart
           series={series}
-          domain={rangeDomain(view.range, now)}
+          domain={domain}
           interval={view.interval}
           color={TOTAL_COLOR}
           name="Total"
           title={`Total, ${view.interval === "hour" ? "hourly" : "daily"}, ${range}`}
           describedBy={lineId}
           yAxisWidth={yAxisWidth}
+          marks={shown}
         />
       )}
+      <AlertMarkList marks={shown} />
       <h4 className="mt-3 text-sm font-semibold">Daily change</h4>
       <p id={barsId} className="mb-2 text-xs text-slate-600" data-testid="daily-change-caption">
         {changeCaption(changes)}
       </p>
-      {changes.some((day) => day.change !== null) && now !== null && (
-        <ChangeChart changes={changes} domain={rangeDomain(view.range, now)} title={`Daily change of the total, ${range}`} describedBy={barsId} yAxisWidth={yAxisWidth} />
+      {changes.some((day) => day.change !== null) && domain !== null && (
+        <ChangeChart changes={changes} domain={domain} title={`Daily change of the total, ${range}`} describedBy={barsId} yAxisWidth={yAxisWidth} />
       )}
     </figure>
   );
