@@ -87,7 +87,7 @@ export interface Operation {
   responses: { status: string; description: string }[];
 }
 
-const METHODS = ["get", "post", "put", "delete"] as const;
+const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 const BODY_TYPES = new Set<string>(["application/json", "text/plain"]);
 
 /** A readable, unique anchor: `get-v1-0`, `post-v2-tracked`, `get-v2-history-csv`. */
@@ -120,7 +120,10 @@ export function exampleOf(schema: JsonSchema | undefined, components: Record<str
     return Object.fromEntries(
       Object.entries(s.properties ?? {})
         .filter(([name]) => required.has(name))
-        .map(([name, property]) => [name, name === "urls" || name.endsWith("url") ? exampleUrl(name) : exampleOf(property, components, depth + 1)]),
+        .map(([name, property]) => [
+          name,
+          (name === "urls" || name.endsWith("url")) && resolve(property, components)?.example === undefined ? exampleUrl(name) : exampleOf(property, components, depth + 1),
+        ]),
     );
   }
   if (type === "array") return [exampleOf(s.items, components, depth + 1)];
@@ -172,6 +175,10 @@ const shellWord = (value: string) => `'${value.replace(/'/g, "'\\''")}'`;
 /** Continues a shell command on the next line, indented: the body's options read one per line. */
 const NEXT_LINE = " \\\n  ";
 
+/** The path with a placeholder for each parameter: `{delivery_id}` is DELIVERY_ID, an `{id}` after `/imports/` IMPORT_ID. */
+const pathExample = (path: string) =>
+  path.replace(/([a-z_]+?)s\/\{id\}/g, (_, resource: string) => `${resource}s/${resource.toUpperCase()}_ID`).replace(/\{([a-z_]+)\}/g, (_, name: string) => name.toUpperCase());
+
 /**
  * A curl command for the operation: its required query parameters, the key in the query, and its body: JSON
  * as `-d`, plain lines piped in from printf (one argument per line: runnable in any POSIX shell).
@@ -183,7 +190,7 @@ export function curlExample(operation: Operation, origin: string, apiKey: string
     if (p.required) query.set(p.name, QUERY_EXAMPLES[p.name] ?? p.values[0] ?? "…");
   }
   query.set("apikey", apiKey);
-  const path = operation.path.replace("{id}", "IMPORT_ID");
+  const path = pathExample(operation.path);
   const method = operation.method === "GET" ? "" : ` -X ${operation.method}`;
   const curl = `curl${method} "${origin}${path}?${query.toString().replace(/%2F/g, "/").replace(/%3A/g, ":")}"`;
   const body = operation.body;

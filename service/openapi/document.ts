@@ -5,7 +5,8 @@ import { importAnswerSchema, importQueuedSchema, trackAnswerSchema, trackBodySch
 import { MAX_USAGE_RANGE_DAYS, REFUSED_DESCRIPTION, usageAnswerV2Schema, usageQuerySchema } from "../../lib/v2/usage-schemas.ts";
 import { accountExportQuerySchema, accountExportSchema } from "../../lib/v2/export-schemas.ts";
 import { registerV1 } from "./v1-paths.ts";
-import { JSON_BODY, KEY_REFUSED, NOT_WHITELISTED, QUOTA_USED_UP, refusals, UNAVAILABLE, V2_BAD_QUERY } from "./refusals.ts";
+import { JSON_BODY, NOT_WHITELISTED, QUOTA_USED_UP, v2Refusals } from "./refusals.ts";
+import { registerEventWebhooks, registerWebhookPaths } from "./v2-webhooks.ts";
 
 /**
  * The OpenAPI 3.1 document of v1.0, v1.1 and v2, generated from the zod schemas the routes validate with
@@ -14,9 +15,6 @@ import { JSON_BODY, KEY_REFUSED, NOT_WHITELISTED, QUOTA_USED_UP, refusals, UNAVA
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
 const keyQuery = z.object({ apikey: z.string().meta({ description: "Your API key" }) });
-/** Every v2 route's refusals of the request itself; each adds its own. */
-const v2Refusals = (own: { 400?: string; 403?: string; 404?: string; 413?: string; 415?: string; 429?: string } = {}) =>
-  refusals({ ...own, 400: own[400] ? `${V2_BAD_QUERY}; ${own[400]}` : V2_BAD_QUERY, 401: KEY_REFUSED, 503: UNAVAILABLE });
 
 function register(registry: OpenAPIRegistry) {
   const path = (config: RouteConfig) => registry.registerPath(config);
@@ -223,6 +221,8 @@ function register(registry: OpenAPIRegistry) {
       ...v2Refusals({ 400: "`invalid_url`", 403: NOT_WHITELISTED, 404: "`not_found`: the account neither tracks nor has queried this URL" }),
     },
   });
+  registerWebhookPaths(path, v2Security);
+  registerEventWebhooks(registry);
 }
 
 let document: string | null = null;
@@ -237,7 +237,7 @@ export function openApiDocument(): string {
       info: {
         title: "sharecount API",
         version: "2.0.0",
-        description: "Share counts of public URLs. v1.0 and v1.1 are wire-compatible with the SharedCount API; v2 adds statuses, tracked URLs and history.",
+        description: "Share counts of public URLs. v1.0 and v1.1 are wire-compatible with the SharedCount API; v2 adds statuses, tracked URLs, history, and webhooks and events (the document's `webhooks` describes each event's payload).",
       },
     });
     document = JSON.stringify(generated);

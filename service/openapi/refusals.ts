@@ -6,7 +6,7 @@ import { errorSchema } from "../../lib/v2/schemas.ts";
  * answers it. test/app/api-reference-statuses.test.ts provokes them on the running API and checks each here.
  */
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 429 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
 
 export function refusals(byStatus: Partial<Record<ErrorStatus, string>>) {
   return Object.fromEntries(
@@ -25,3 +25,7 @@ export const JSON_BODY = {
   413: "`body_too_large`: the body is over 4 MiB",
   415: "`invalid_body`: the body is not sent as `application/json`",
 } as const;
+
+/** Every v2 route's refusals of the request itself; each adds its own. */
+export const v2Refusals = (own: Partial<Record<Exclude<ErrorStatus, 401 | 503>, string>> = {}) =>
+  refusals({ ...own, 400: own[400] ? `${V2_BAD_QUERY}; ${own[400]}` : V2_BAD_QUERY, 401: KEY_REFUSED, 503: UNAVAILABLE });

@@ -10,6 +10,7 @@ export const METHOD_COLOR: Record<string, string> = {
   GET: "bg-sky-100 text-sky-800",
   POST: "bg-emerald-100 text-emerald-800",
   PUT: "bg-amber-100 text-amber-800",
+  PATCH: "bg-violet-100 text-violet-800",
   DELETE: "bg-red-100 text-red-800",
 };
 
