@@ -33,8 +33,8 @@ export interface WebhookFixture {
   stopWorkers(): Promise<void>;
 }
 
-export function webhookFixture(db: () => StoreDatabase, now: () => number): WebhookFixture {
-  const secret = randomBytes(32);
+/** `secret`: the server secret endpoints' secrets are sealed under (a child process's SHARECOUNT_SECRET). */
+export function webhookFixture(db: () => StoreDatabase, now: () => number, secret: Buffer = randomBytes(32)): WebhookFixture {
   const workers: DeliveryWorker[] = [];
   let seq = 0;
   let kit: AlertKit | null = null;
