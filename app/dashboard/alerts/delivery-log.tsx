@@ -24,7 +24,8 @@ export function DeliveryLog({ endpointId, watchUntil, onRetried }: { endpointId:
   }
   return (
     <div className="mt-3">
-      <ScrollRegion label="Delivery log" className="overflow-x-auto rounded-md border border-slate-200">
+      {/* relative: the sr-only header is absolutely placed, and would widen the page from outside the scrolling box. */}
+      <ScrollRegion label="Delivery log" className="relative overflow-x-auto rounded-md border border-slate-200">
         <table className="w-full min-w-[52rem] text-left text-sm">
           <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
             <tr>

@@ -46,8 +46,8 @@ export function EmailAlertsCard({ initial, email, confirmed }: { initial: AlertP
                   data-testid={`email-${type}`}
                 />
                 <span>
-                  <span className="font-medium">{EVENT_TYPES[type].title}</span>{" "}
-                  <code className="text-xs break-all text-slate-600">{type}</code>
+                  <span className="font-medium">{EVENT_TYPES[type].title}</span>
+                  <code className="block text-xs text-slate-600">{type}</code>
                 </span>
               </label>
             </li>

@@ -80,7 +80,7 @@ export function EndpointItem({ endpoint }: { endpoint: WebhookEndpoint }) {
           {logOpen ? "Hide delivery log" : "Delivery log"}
         </Button>
       </div>
-      <p role="status" className="mt-2 min-h-5 text-sm text-emerald-800">
+      <p role="status" className="mt-2 text-sm text-emerald-800 empty:mt-0">
         {test.isSuccess ? "Test event sent: it shows in the delivery log." : ""}
       </p>
       {error && (
