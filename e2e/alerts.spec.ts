@@ -256,6 +256,7 @@ test("spikes and milestones are marked on a URL's charts and listed on the overv
   // A network's chart marks its own spikes only.
   await expect(page.getByTestId("history-facebook").getByRole("list", { name: "Alerts marked on the chart" }).getByRole("listitem")).toHaveCount(1);
   await expect(page.getByTestId("history-pinterest").getByRole("list", { name: "Alerts marked on the chart" })).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath("url-marks.png"), fullPage: true });
 
   await page.goto("/dashboard");
   const recent = page.getByTestId("recent-alerts").getByRole("listitem");
@@ -290,6 +291,10 @@ test("the page with an endpoint and its log passes axe in light and dark, fits a
     await page.getByRole("button", { name: "Add endpoint…" }).click();
     await expectNoPageOverflow(page);
     await page.screenshot({ path: test.info().outputPath("alerts-add-390-dark.png") });
+    await page.getByLabel("Endpoint URL").fill(`${receiver.url}/third`);
+    await page.getByRole("dialog").getByRole("button", { name: "Add endpoint" }).click();
+    await expect(page.getByRole("dialog", { name: "Endpoint added" })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath("alerts-secret-390-dark.png") });
   } finally {
     await receiver.close();
   }

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useState } from "react";
 import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/states";
 import { EVENT_TYPES, MAILABLE_TYPES, type EventType } from "@/lib/alerts/alert-types";
@@ -12,11 +13,18 @@ import { SpikeForm } from "./spike-form";
 export function EmailAlertsCard({ initial, email, confirmed }: { initial: AlertPreferences; email: string; confirmed: boolean }) {
   const settings = useAlertSettings(initial);
   const save = useSaveAlertSettings();
-  // While a change is saving, its switch shows what was asked for.
-  const shown = save.isPending ? { ...settings.data, ...save.variables } : settings.data;
+  // While a change is saving, its switch shows what was asked for: set in the click itself, so the controlled
+  // checkbox never flips back for a frame before the mutation's state arrives.
+  const [asked, setAsked] = useState<Partial<AlertPreferences> | null>(null);
+  const shown = asked ? { ...settings.data, ...asked } : settings.data;
+
+  function change(next: Partial<AlertPreferences>) {
+    setAsked(next);
+    save.mutate(next, { onSettled: () => setAsked(null) });
+  }
 
   function toggle(type: EventType, on: boolean) {
-    save.mutate({ email: on ? [...shown.email, type] : shown.email.filter((t) => t !== type) });
+    change({ email: on ? [...shown.email, type] : shown.email.filter((t) => t !== type) });
   }
 
   return (
@@ -41,7 +49,7 @@ export function EmailAlertsCard({ initial, email, confirmed }: { initial: AlertP
                   type="checkbox"
                   className="mt-0.5 size-4 shrink-0"
                   checked={shown.email.includes(type)}
-                  disabled={save.isPending}
+                  disabled={asked !== null}
                   onChange={(event) => toggle(type, event.target.checked)}
                   data-testid={`email-${type}`}
                 />
@@ -59,8 +67,8 @@ export function EmailAlertsCard({ initial, email, confirmed }: { initial: AlertP
           type="checkbox"
           className="mt-0.5 size-4 shrink-0"
           checked={shown.digest}
-          disabled={save.isPending}
-          onChange={(event) => save.mutate({ digest: event.target.checked })}
+          disabled={asked !== null}
+          onChange={(event) => change({ digest: event.target.checked })}
           data-testid="email-digest"
         />
         <span>
