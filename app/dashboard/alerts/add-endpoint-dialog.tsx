@@ -54,8 +54,8 @@ export function AddEndpointDialog({ onClosed }: { onClosed: () => void }) {
             Endpoint added
           </h2>
           <p id="add-endpoint-description" className="mt-2 text-sm text-slate-700">
-            This is its signing secret. <strong>It is shown only now</strong>: copy it into your receiver to verify the
-            <code> webhook-signature</code> header. You can roll a new one later.
+            This is its signing secret. <strong>It is shown only now</strong>: copy it into your receiver to verify the{" "}
+            <code>webhook-signature</code> header. You can roll a new one later.
           </p>
           <SecretOnce secret={add.data.secret} onDone={() => dialog.current?.close()} />
         </>

@@ -97,12 +97,12 @@ export default function HistoryChart({
   );
 }
 
-/** The flag at the top of a mark's line; its <title> is the tooltip. */
+/** The flag near the top of a mark's line (a milestone's lower, so one beside a spike stays in view); its <title> is the tooltip. */
 function MarkFlag({ mark, x, y }: { mark: AlertMark; x: number; y: number }) {
   return (
     <g data-testid={`chart-mark-${mark.kind}`}>
       <title>{`${mark.kind === "spike" ? "Spike" : "Milestone"} ${describeMark(mark)}`}</title>
-      <circle cx={x} cy={y + 5} r={5} fill={MARK_COLORS[mark.kind]} stroke="var(--color-white)" strokeWidth={1.5} />
+      <circle cx={x} cy={y + (mark.kind === "spike" ? 5 : 17)} r={5} fill={MARK_COLORS[mark.kind]} stroke="var(--color-white)" strokeWidth={1.5} />
     </g>
   );
 }
