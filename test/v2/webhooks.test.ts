@@ -13,7 +13,7 @@ let clock = Date.UTC(2026, 10, 27, 12);
 const HOUR = 3_600_000;
 
 beforeAll(async () => {
-  svc = await startTestService({}, { now: () => clock });
+  svc = await startTestService({}, { now: () => clock, worker: false });
 });
 afterAll(() => svc.close());
 
