@@ -204,6 +204,14 @@ describe("tracked URLs and history", () => {
   });
 });
 
+describe("webhooks", () => {
+  it("keep endpoints off private hosts unless WEBHOOK_ALLOW_PRIVATE_HOSTS is true", () => {
+    expect(parseEnv({}).WEBHOOK_ALLOW_PRIVATE_HOSTS).toBe(false);
+    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE_HOSTS: "true" }).WEBHOOK_ALLOW_PRIVATE_HOSTS).toBe(true);
+    expect(envError({ WEBHOOK_ALLOW_PRIVATE_HOSTS: "1" })).toMatch(/WEBHOOK_ALLOW_PRIVATE_HOSTS/);
+  });
+});
+
 describe("SHARECOUNT_V2_NETWORKS", () => {
   const live = { FACEBOOK_ACCESS_TOKEN: "1|x" };
 
