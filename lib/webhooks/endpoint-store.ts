@@ -83,8 +83,9 @@ export class EndpointStore {
 
   /**
    * As `create`, unless the account has `max` endpoints already: then null. Creates of one account wait for
-   * each other, so concurrent ones cannot pass the limit: the row is written first, which takes SQLite's one
-   * write lock for the transaction, and PostgreSQL takes a lock of the account's first.
+   * each other, so concurrent ones cannot pass the limit: on SQLite the row is written first, which holds the
+   * database's one write lock until the count is checked; on PostgreSQL an advisory lock of the account's is
+   * taken before anything.
    */
   async createWithin(
     max: number,
