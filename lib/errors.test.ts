@@ -7,6 +7,7 @@ import { EnvError } from "./env.ts";
 import { API_ERROR_CODES, isErrorCode, SharecountError, UnavailableError } from "./errors.ts";
 import { RedisUnavailableError } from "./redis/redis.ts";
 import { StoreUnavailableError } from "./store/unavailable.ts";
+import { WebhookError } from "./webhooks/webhook-errors.ts";
 
 describe("the error family", () => {
   it("is recognized across copies of a module (a class is matched by its kind)", () => {
@@ -32,6 +33,7 @@ describe("the error family", () => {
       new EnvError("bad PORT"),
       new StoreUnavailableError(new Error("locked")),
       new RedisUnavailableError("gone"),
+      new WebhookError("webhook_not_found", "none"),
     ];
     for (const error of errors) {
       expect(error).toBeInstanceOf(SharecountError);
@@ -45,6 +47,7 @@ describe("the error family", () => {
       "EnvError",
       "StoreUnavailableError",
       "RedisUnavailableError",
+      "WebhookError",
     ]);
     expect(new StoreUnavailableError(new Error("x"))).toBeInstanceOf(UnavailableError);
     expect(new RedisUnavailableError("x").code).toBe("service_unavailable");

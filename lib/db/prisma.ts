@@ -11,15 +11,25 @@ import { sqliteFileFromUrl } from "./sqlite-url.ts";
  */
 export type { PrismaClient };
 
+/** The clients createPrisma opened on PostgreSQL (Prisma's client is a proxy: `instanceof` cannot tell). */
+const postgresClients = new WeakSet<PrismaClient>();
+
 /**
  * Prisma through its driver adapter (no native query engine): for accounts, plans and the dashboard.
  * `file:` URLs open SQLite (better-sqlite3); `postgres://` and `postgresql://` URLs open PostgreSQL (a `pg` pool).
  */
 export function createPrisma(databaseUrl: string): PrismaClient {
   if (isPostgresUrl(databaseUrl)) {
-    return new PostgresPrismaClient({ adapter: createPgAdapter(databaseUrl) }) as unknown as PrismaClient;
+    const client = new PostgresPrismaClient({ adapter: createPgAdapter(databaseUrl) }) as unknown as PrismaClient;
+    postgresClients.add(client);
+    return client;
   }
   return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: sqliteFileFromUrl(databaseUrl) }) });
+}
+
+/** Whether the client is PostgreSQL's: for the few statements that differ by database (a lock). */
+export function isPostgresClient(prisma: PrismaClient): boolean {
+  return postgresClients.has(prisma);
 }
 
 /** Resolves once the database answers a query; rejects while it is unreachable. */

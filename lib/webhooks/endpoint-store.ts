@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { PrismaClient } from "../db/prisma.ts";
+import { isPostgresClient, type PrismaClient } from "../db/prisma.ts";
 import type { EventType } from "../alerts/alert-types.ts";
 import type { EventWriter } from "../alerts/event-store.ts";
 import type { KeyVault } from "../security/secrets.ts";
@@ -47,8 +47,6 @@ export const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64"
 
 /** Thrown inside createWithin's transaction to roll it back. */
 const OVER_LIMIT = Symbol("over the endpoint limit");
-/** Each conflict lets one of the transactions commit, so this bounds the concurrency it survives, not the wait. */
-const MAX_CREATE_ATTEMPTS = 50;
 
 type Row = {
   id: string; accountId: string; url: string; events: string; format: string; description: string | null; enabled: boolean;
@@ -94,10 +92,10 @@ export class EndpointStore {
   }
 
   /**
-   * As `create`, unless the account has `max` endpoints already: then null. The new row is written first and
-   * the account's endpoints counted after it in one serializable transaction, so concurrent creates cannot
-   * pass the limit: SQLite runs one writer at a time, and PostgreSQL aborts all but one of two transactions
-   * that each counted before the other's insert (P2034), which are then run again.
+   * As `create`, unless the account has `max` endpoints already: then null. Creates of one account wait for
+   * each other, so concurrent ones cannot pass the limit: on SQLite the row is written first, which holds the
+   * database's one write lock until the count is checked; on PostgreSQL an advisory lock of the account's is
+   * taken before anything.
    */
   async createWithin(
     max: number,
@@ -107,22 +105,17 @@ export class EndpointStore {
   ): Promise<{ endpoint: WebhookEndpoint; secret: string } | null> {
     const secret = newWebhookSecret();
     const data = { id: newEndpointId(), accountId, ...input, events: input.events.join(","), secret: this.vault.encrypt(secret), createdAt: new Date(now) };
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const row = await this.prisma.$transaction(
-          async (tx) => {
-            const row = await tx.webhookEndpoint.create({ data });
-            if ((await tx.webhookEndpoint.count({ where: { accountId } })) > max) throw OVER_LIMIT;
-            return row;
-          },
-          { isolationLevel: "Serializable" },
-        );
-        return { endpoint: toEndpoint(row), secret };
-      } catch (error) {
-        if (error === OVER_LIMIT) return null;
-        if ((error as { code?: string }).code === "P2034" && attempt < MAX_CREATE_ATTEMPTS) continue;
-        throw error;
-      }
+    try {
+      const row = await this.prisma.$transaction(async (tx) => {
+        if (isPostgresClient(this.prisma)) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`webhook_endpoint:${accountId}`}, 0))`;
+        const row = await tx.webhookEndpoint.create({ data });
+        if ((await tx.webhookEndpoint.count({ where: { accountId } })) > max) throw OVER_LIMIT;
+        return row;
+      });
+      return { endpoint: toEndpoint(row), secret };
+    } catch (error) {
+      if (error === OVER_LIMIT) return null;
+      throw error;
     }
   }
 

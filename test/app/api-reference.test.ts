@@ -24,6 +24,30 @@ describe("the API reference model", () => {
     expect(curlExample(find("GET", "/v2/imports/{id}"), "https://sc.example", "K")).toBe('curl "https://sc.example/v2/imports/IMPORT_ID?apikey=K"');
   });
 
+  it("lists the webhook and event routes, PATCH included, with runnable examples", () => {
+    const webhookRoutes = operations.filter((op) => /^\/v2\/(webhooks|events)/.test(op.path)).map((op) => `${op.method} ${op.path}`);
+    expect(webhookRoutes.sort()).toEqual([
+      "DELETE /v2/webhooks/{id}",
+      "GET /v2/events",
+      "GET /v2/webhooks",
+      "GET /v2/webhooks/{id}",
+      "GET /v2/webhooks/{id}/deliveries",
+      "PATCH /v2/webhooks/{id}",
+      "POST /v2/webhooks",
+      "POST /v2/webhooks/{id}/deliveries/{delivery_id}/retry",
+      "POST /v2/webhooks/{id}/secret",
+      "POST /v2/webhooks/{id}/test",
+    ]);
+    expect(curlExample(find("POST", "/v2/webhooks"), "https://sc.example", "K")).toBe(
+      `curl -X POST "https://sc.example/v2/webhooks?apikey=K" \\\n  -H "Content-Type: application/json" \\\n  -d '{"url":"https://example.com/hooks/sharecount","events":["bulk.completed"]}'`,
+    );
+    expect(curlExample(find("PATCH", "/v2/webhooks/{id}"), "https://sc.example", "K")).toMatch(/^curl -X PATCH "https:\/\/sc.example\/v2\/webhooks\/WEBHOOK_ID\?apikey=K"/);
+    const retry = find("POST", "/v2/webhooks/{id}/deliveries/{delivery_id}/retry");
+    expect(curlExample(retry, "https://sc.example", "K")).toBe('curl -X POST "https://sc.example/v2/webhooks/WEBHOOK_ID/deliveries/DELIVERY_ID/retry?apikey=K"');
+    expect(find("GET", "/v2/events").parameters.find((p) => p.name === "type")!.values).toContain("quota.warning");
+    expect(find("POST", "/v2/webhooks/{id}/test").responses.map((r) => r.status)).toEqual(expect.arrayContaining(["202", "404", "409"]));
+  });
+
   it("gives v1's bulk submission a body of URL lines, as its clients send it", () => {
     for (const version of ["v1.0", "v1.1"]) {
       expect(curlExample(find("POST", `/${version}/bulk`), "https://sc.example", "K")).toBe(

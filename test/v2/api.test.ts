@@ -3,6 +3,7 @@ import { until } from "../support/processes.ts";
 import { headlineSum } from "../support/headline-sum.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 import { bearer } from "../support/bearer.ts";
+import { EVENT_TYPE_NAMES } from "../../lib/alerts/alert-types.ts";
 
 /** API v2 end to end on the real service (its store, count service and scheduler), networks in the sandbox. */
 let svc: TestService;
@@ -253,5 +254,22 @@ describe("GET /v2/openapi.json", () => {
     const sortParam = doc.paths["/v2/tracked"].get.parameters.find((p: { name: string }) => p.name === "sort");
     expect(sortParam.schema.enum).toEqual(["total", "change_7d", "added"]);
     expect(doc.components.schemas.V11CountObject.required).toEqual(["Pinterest", "Facebook"]);
+    expect(Object.keys(doc.paths["/v2/webhooks/{id}"]).sort()).toEqual(["delete", "get", "patch"]);
+    expect(doc.paths["/v2/webhooks"].post.responses["201"].content["application/json"].schema.$ref).toBe("#/components/schemas/WebhookEndpointCreated");
+    expect(doc.components.schemas.WebhookEndpoint.properties).not.toHaveProperty("secret");
+  });
+
+  it("describes each event's webhook payload, with the Standard Webhooks headers", async () => {
+    const doc = await (await svc.get("/v2/openapi.json")).json();
+    expect(Object.keys(doc.webhooks)).toEqual(EVENT_TYPE_NAMES);
+    for (const type of EVENT_TYPE_NAMES) {
+      const post = doc.webhooks[type].post;
+      expect(post.parameters.filter((p: { in: string }) => p.in === "header").map((p: { name: string }) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
+      const payload = post.requestBody.content["application/json"].schema;
+      expect(payload.required).toEqual(["type", "timestamp", "data"]);
+      expect(payload.properties.type.enum ?? [payload.properties.type.const]).toEqual([type]);
+    }
+    const quota = doc.webhooks["quota.warning"].post.requestBody.content["application/json"].schema.properties.data;
+    expect(quota.required).toEqual(["used", "quota", "day"]);
   });
 });
