@@ -60,16 +60,11 @@ test("email alerts: a type's switch and the digest persist, thresholds are check
   await expect(page.getByTestId("email-bulk.completed")).not.toBeChecked();
   await expect(page.getByTestId("email-webhook.test")).toHaveCount(0);
 
-  const saved = (path: string) => page.waitForResponse((r) => new URL(r.url()).pathname === path && r.request().method() === "PUT" && r.ok());
-  let answer = saved("/api/dashboard/alerts");
-  await page.getByLabel(/Bulk job finished/).check();
-  await answer;
-  answer = saved("/api/dashboard/alerts");
-  await page.getByLabel(/Daily quota used up/).uncheck();
-  await answer;
-  answer = saved("/api/dashboard/alerts");
-  await page.getByLabel(/Weekly digest/).uncheck();
-  await answer;
+  for (const [label, on] of [[/Bulk job finished/, true], [/Daily quota used up/, false], [/Weekly digest/, false]] as const) {
+    const saved = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/dashboard/alerts" && r.request().method() === "PUT" && r.ok());
+    await page.getByLabel(label).setChecked(on);
+    await saved;
+  }
 
   const increase = page.getByLabel("Growth of at least");
   const ratio = page.getByLabel("And at least × the count before");
