@@ -17,6 +17,7 @@ interface Recording {
 }
 
 const REFILL_DELAY_MS = 5;
+const LEASE_MS = 60_000;
 
 export interface DeliveryWorkerOptions {
   events: EventStore;
@@ -71,9 +72,12 @@ export class DeliveryWorker {
     this.log = options.log ?? console.log;
     this.concurrency = options.concurrency ?? 16;
     this.perEndpoint = options.perEndpoint ?? 4;
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    // A lease ending mid-POST would let another worker send the same event to the same endpoint at once.
+    if ((options.leaseMs ?? LEASE_MS) <= timeoutMs) throw new Error("leaseMs must exceed timeoutMs");
     this.poster = createWebhookPoster({
       allowPrivateHosts: options.allowPrivateHosts,
-      timeoutMs: options.timeoutMs ?? 10_000,
+      timeoutMs,
       lookup: options.lookup,
       alsoPublic: options.alsoPublic,
     });
@@ -133,7 +137,7 @@ export class DeliveryWorker {
     this.refill = setTimeout(() => {
       this.refill = null;
       if (!this.stopped) this.wake();
-    }, REFILL_DELAY_MS);
+    }, REFILL_DELAY_MS).unref();
   }
 
   /** Claims what is due, as far as the pool has room, and starts its POSTs. */
@@ -155,12 +159,7 @@ export class DeliveryWorker {
       load.set(endpointId, n + 1);
       return true;
     });
-    const claimed = await deliveries.claim(
-      picked.map((d) => d.id),
-      this.owner,
-      now(),
-      this.options.leaseMs ?? 60_000,
-    );
+    const claimed = await deliveries.claim(picked.map((d) => d.id), this.owner, now(), this.options.leaseMs ?? LEASE_MS);
     if (claimed.length === 0) return;
     const [targets, stored] = await Promise.all([
       endpoints.deliveryTargets([...new Set(claimed.map((d) => d.endpointId))], now()),
