@@ -24,6 +24,7 @@ console.log(
     queue: env.REDIS_URL ? "bullmq" : "database",
     concurrency: env.BULK_CONCURRENCY,
     mail: runtime.mail?.describe() ?? null,
+    webhooks: runtime.webhooks !== null,
   }),
 );
 onShutdown(env, async () => {

@@ -41,6 +41,12 @@ export class EventStore {
     return row ? toEvent(row) : null;
   }
 
+  /** Events by id, whichever accounts they belong to (the delivery worker's). */
+  async getMany(ids: readonly string[]): Promise<Map<string, StoredEvent>> {
+    const rows = await this.prisma.alertEvent.findMany({ where: { id: { in: [...ids] } } });
+    return new Map(rows.map((row) => [row.id, toEvent(row)]));
+  }
+
   /**
    * The account's events, newest first; `cursor` is the last id of the previous page. Ordered by (created_at,
    * id) so a page never repeats or skips an event that shares a millisecond with another.

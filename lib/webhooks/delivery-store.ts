@@ -18,6 +18,13 @@ export interface DueDelivery {
   endpointId: string;
 }
 
+/** How one POST of a claimed delivery went, made at `at`. */
+export interface Settlement {
+  delivery: ClaimedDelivery;
+  attempt: { statusCode: number | null; ok: boolean; durationMs: number; error: string | null; nextAttemptAt: number | null };
+  at: number;
+}
+
 /** One POST, as the endpoint's delivery log shows it. */
 export interface DeliveryAttempt {
   id: string;
@@ -72,39 +79,49 @@ export class DeliveryStore {
     return due;
   }
 
-  /** Takes the delivery for `owner` until now + leaseMs, counting an attempt; null when another worker has it. */
-  async claim(id: string, owner: string, now: number, leaseMs: number): Promise<ClaimedDelivery | null> {
+  /**
+   * Takes the deliveries for `owner` until now + leaseMs, counting an attempt each, in one update; answers those
+   * it got (not those another worker took first). The lease's end, exact to the millisecond and under this
+   * owner, tells this claim's rows from any other.
+   */
+  async claim(ids: readonly string[], owner: string, now: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    if (ids.length === 0) return [];
+    const leaseEnd = new Date(now + leaseMs);
     const { count } = await this.prisma.webhookDelivery.updateMany({
-      where: { id, status: "pending", dueAt: { lte: new Date(now) } },
-      data: { leaseOwner: owner, dueAt: new Date(now + leaseMs), attempts: { increment: 1 } },
+      where: { id: { in: [...ids] }, status: "pending", dueAt: { lte: new Date(now) } },
+      data: { leaseOwner: owner, dueAt: leaseEnd, attempts: { increment: 1 } },
     });
-    if (count !== 1) return null;
-    const row = await this.prisma.webhookDelivery.findUnique({
-      where: { id },
+    if (count === 0) return [];
+    const rows = await this.prisma.webhookDelivery.findMany({
+      where: { id: { in: [...ids] }, leaseOwner: owner, dueAt: leaseEnd, status: "pending" },
       select: { id: true, endpointId: true, eventId: true, attempts: true, createdAt: true },
     });
-    return row && { ...row, createdAt: row.createdAt.getTime() };
+    return rows.map((row) => ({ ...row, createdAt: row.createdAt.getTime() }));
   }
 
   /**
-   * Settles a claimed delivery and logs the attempt in one transaction: `nextAttemptAt` null ends it (succeeded
-   * when ok, else failed). False when the lease was lost meanwhile (then nothing is written).
+   * Settles claimed deliveries and logs their attempts in one transaction: `nextAttemptAt` null ends one
+   * (succeeded when ok, else failed). Answers the ids settled; one whose lease was lost meanwhile is not (and
+   * nothing is written for it).
    */
-  async settle(
-    delivery: ClaimedDelivery,
-    owner: string,
-    attempt: { statusCode: number | null; ok: boolean; durationMs: number; error: string | null; nextAttemptAt: number | null },
-    now: number,
-  ): Promise<boolean> {
-    const status = attempt.ok ? "succeeded" : attempt.nextAttemptAt === null ? "failed" : "pending";
+  async settle(owner: string, settlements: readonly Settlement[]): Promise<Set<string>> {
+    if (settlements.length === 0) return new Set();
     return this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.webhookDelivery.updateMany({
-        where: { id: delivery.id, leaseOwner: owner, status: "pending" },
-        data: { status, leaseOwner: null, ...(attempt.nextAttemptAt !== null ? { dueAt: new Date(attempt.nextAttemptAt) } : {}) },
-      });
-      if (count !== 1) return false;
-      await tx.webhookAttempt.create({
-        data: {
+      const ids = settlements.map((s) => s.delivery.id);
+      const held = await tx.webhookDelivery.findMany({ where: { id: { in: ids }, leaseOwner: owner, status: "pending" }, select: { id: true } });
+      const settled = new Set(held.map((row) => row.id));
+      const kept = settlements.filter((s) => settled.has(s.delivery.id));
+      const ending = (status: "succeeded" | "failed", ended: Settlement[]) =>
+        ended.length === 0
+          ? null
+          : tx.webhookDelivery.updateMany({ where: { id: { in: ended.map((s) => s.delivery.id) }, leaseOwner: owner }, data: { status, leaseOwner: null } });
+      await ending("succeeded", kept.filter((s) => s.attempt.ok));
+      await ending("failed", kept.filter((s) => !s.attempt.ok && s.attempt.nextAttemptAt === null));
+      for (const retry of kept.filter((s) => !s.attempt.ok && s.attempt.nextAttemptAt !== null)) {
+        await tx.webhookDelivery.updateMany({ where: { id: retry.delivery.id, leaseOwner: owner }, data: { leaseOwner: null, dueAt: new Date(retry.attempt.nextAttemptAt!) } });
+      }
+      await tx.webhookAttempt.createMany({
+        data: kept.map(({ delivery, attempt, at }) => ({
           id: randomUUID(),
           deliveryId: delivery.id,
           endpointId: delivery.endpointId,
@@ -113,11 +130,11 @@ export class DeliveryStore {
           ok: attempt.ok,
           durationMs: attempt.durationMs,
           error: attempt.error,
-          createdAt: new Date(now),
+          createdAt: new Date(at),
           nextAttemptAt: attempt.nextAttemptAt === null ? null : new Date(attempt.nextAttemptAt),
-        },
+        })),
       });
-      return true;
+      return settled;
     });
   }
 

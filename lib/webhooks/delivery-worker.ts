@@ -1,12 +1,23 @@
 import { randomUUID } from "node:crypto";
+import type { EventType, StoredEvent } from "../alerts/alert-types.ts";
 import type { EventStore } from "../alerts/event-store.ts";
 import type { HostLookup } from "../net/guarded-agent.ts";
-import type { DeliveryStore, DueDelivery } from "./delivery-store.ts";
+import type { ClaimedDelivery, DeliveryStore, Settlement } from "./delivery-store.ts";
 import type { EndpointHealth } from "./endpoint-health.ts";
-import type { EndpointStore } from "./endpoint-store.ts";
+import type { DeliveryTarget, EndpointStore } from "./endpoint-store.ts";
 import { webhookRequest } from "./payload.ts";
 import { createWebhookPoster, type WebhookPoster } from "./post-webhook.ts";
 import { nextAttemptAt } from "./retry-schedule.ts";
+
+interface Recording {
+  settlement: Settlement;
+  target: DeliveryTarget;
+  type: EventType;
+  done: (recorded: boolean) => void;
+}
+
+const REFILL_DELAY_MS = 5;
+const LEASE_MS = 60_000;
 
 export interface DeliveryWorkerOptions {
   events: EventStore;
@@ -46,10 +57,14 @@ export class DeliveryWorker {
   /** Deliveries being attempted: each settles true when its attempt was recorded. */
   private readonly inFlight = new Map<string, Promise<boolean>>();
   private readonly endpointLoad = new Map<string, number>();
+  /** Outcomes waiting to be written, and the writes so far (one at a time). */
+  private recording: Recording[] = [];
+  private recorded: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
+  private refill: NodeJS.Timeout | null = null;
   private filling: Promise<void> | null = null;
   private fillAgain = false;
-  /** The last look found as many as it had room for: more may be waiting once a slot frees. */
+  /** The last look found deliveries due, or left busy endpoints out: more may be waiting once a slot frees. */
   private backlog = false;
   private stopped = true;
 
@@ -57,9 +72,12 @@ export class DeliveryWorker {
     this.log = options.log ?? console.log;
     this.concurrency = options.concurrency ?? 16;
     this.perEndpoint = options.perEndpoint ?? 4;
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    // A lease ending mid-POST would let another worker send the same event to the same endpoint at once.
+    if ((options.leaseMs ?? LEASE_MS) <= timeoutMs) throw new Error("leaseMs must exceed timeoutMs");
     this.poster = createWebhookPoster({
       allowPrivateHosts: options.allowPrivateHosts,
-      timeoutMs: options.timeoutMs ?? 10_000,
+      timeoutMs,
       lookup: options.lookup,
       alsoPublic: options.alsoPublic,
     });
@@ -79,6 +97,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.refill) clearTimeout(this.refill);
     await this.filling;
     await Promise.all(this.inFlight.values());
     await this.poster.close();
@@ -112,27 +131,54 @@ export class DeliveryWorker {
       });
   }
 
+  /** A slot freed while more was due: look again shortly, once others may have freed too (fewer, larger claims). */
+  private refillSoon(): void {
+    if (this.refill) return;
+    this.refill = setTimeout(() => {
+      this.refill = null;
+      if (!this.stopped) this.wake();
+    }, REFILL_DELAY_MS).unref();
+  }
+
+  /** Claims what is due, as far as the pool has room, and starts its POSTs. */
   private async fill(): Promise<void> {
+    const { deliveries, endpoints, events, now } = this.options;
     const room = this.concurrency - this.inFlight.size;
     if (room <= 0) {
       this.backlog = true;
       return;
     }
     const busy = [...this.endpointLoad].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
-    const due = await this.options.deliveries.due(this.options.now(), room, this.perEndpoint, busy);
-    let started = 0;
-    for (const delivery of due) {
-      if (this.inFlight.has(delivery.id) || (this.endpointLoad.get(delivery.endpointId) ?? 0) >= this.perEndpoint) continue;
-      this.begin(delivery);
-      started++;
+    const due = await deliveries.due(now(), room, this.perEndpoint, busy);
+    // More may be due once slots free: what was found, or what the busy endpoints have waiting.
+    this.backlog = due.length > 0 || busy.length > 0;
+    const load = new Map(this.endpointLoad);
+    const picked = due.filter(({ id, endpointId }) => {
+      const n = load.get(endpointId) ?? 0;
+      if (this.inFlight.has(id) || n >= this.perEndpoint) return false;
+      load.set(endpointId, n + 1);
+      return true;
+    });
+    const claimed = await deliveries.claim(picked.map((d) => d.id), this.owner, now(), this.options.leaseMs ?? LEASE_MS);
+    if (claimed.length === 0) return;
+    const [targets, stored] = await Promise.all([
+      endpoints.deliveryTargets([...new Set(claimed.map((d) => d.endpointId))], now()),
+      events.getMany(claimed.map((d) => d.eventId)),
+    ]);
+    for (const delivery of claimed) {
+      const target = targets.get(delivery.endpointId);
+      const event = stored.get(delivery.eventId);
+      // Turned off since it was found due: it waits, pending, until its owner turns it on again.
+      if (target?.enabled && event) this.begin(delivery, target, event);
     }
-    this.backlog = started === room;
+    // Room is left, and the endpoints that reached their share are busy now: the next look finds the others'.
+    if (this.inFlight.size < this.concurrency) this.fillAgain = true;
   }
 
-  private begin(delivery: DueDelivery): void {
+  private begin(delivery: ClaimedDelivery, target: DeliveryTarget, event: StoredEvent): void {
     const { id, endpointId } = delivery;
     this.endpointLoad.set(endpointId, (this.endpointLoad.get(endpointId) ?? 0) + 1);
-    const attempt = this.attempt(delivery)
+    const attempt = this.attempt(delivery, target, event)
       .catch((error: unknown) => {
         // The delivery keeps its lease and is tried again once it ends.
         this.log(JSON.stringify({ event: "webhook_attempt_error", delivery: id, error: String(error) }));
@@ -140,38 +186,50 @@ export class DeliveryWorker {
       })
       .finally(() => {
         this.inFlight.delete(id);
-        const load = (this.endpointLoad.get(endpointId) ?? 1) - 1;
-        if (load === 0) this.endpointLoad.delete(endpointId);
-        else this.endpointLoad.set(endpointId, load);
-        if (this.backlog && !this.stopped) this.wake();
+        const left = (this.endpointLoad.get(endpointId) ?? 1) - 1;
+        if (left === 0) this.endpointLoad.delete(endpointId);
+        else this.endpointLoad.set(endpointId, left);
+        if (this.backlog && !this.stopped) this.refillSoon();
       });
     this.inFlight.set(id, attempt);
   }
 
-  /** One POST of a claimed delivery, recorded with its outcome; false when it was not claimed or not sent. */
-  private async attempt({ id, endpointId }: DueDelivery): Promise<boolean> {
-    const { events, endpoints, deliveries, health, now } = this.options;
-    const claimed = await deliveries.claim(id, this.owner, now(), this.options.leaseMs ?? 60_000);
-    if (!claimed) return false;
-    const target = await endpoints.deliveryTarget(endpointId, now());
-    // Turned off since it was found due: it waits, pending, until its owner turns it on again.
-    if (!target?.enabled) return false;
-    const event = await events.get(target.accountId, claimed.eventId);
-    if (!event) return false;
+  /** One POST, recorded with its outcome; answers whether it was (not when the lease was lost meanwhile). */
+  private async attempt(delivery: ClaimedDelivery, target: DeliveryTarget, event: StoredEvent): Promise<boolean> {
+    const { now } = this.options;
     const outcome = await this.poster.post(target.url, webhookRequest(event, target.format, target.secrets, now()));
     const at = now();
-    const next = outcome.ok ? null : nextAttemptAt(claimed.attempts, at);
-    if (!(await deliveries.settle(claimed, this.owner, { ...outcome, nextAttemptAt: next }, at))) return false;
-    if (outcome.ok) {
-      await health.succeeded(endpointId, at);
-      return true;
+    const settlement = { delivery, attempt: { ...outcome, nextAttemptAt: outcome.ok ? null : nextAttemptAt(delivery.attempts, at) }, at };
+    return new Promise<boolean>((done) => {
+      this.recording.push({ settlement, target, type: event.type, done });
+      if (this.recording.length === 1) setImmediate(() => (this.recorded = this.recorded.then(() => this.record())));
+    });
+  }
+
+  /**
+   * Writes the outcomes that arrived meanwhile in one transaction (a commit per POST would bound the worker on
+   * SQLite), then what they mean for their endpoints.
+   */
+  private async record(): Promise<void> {
+    const batch = this.recording.splice(0);
+    const { deliveries, health } = this.options;
+    let settled = new Set<string>();
+    try {
+      settled = await deliveries.settle(this.owner, batch.map((b) => b.settlement));
+      const ok = batch.filter((b) => settled.has(b.settlement.delivery.id) && b.settlement.attempt.ok);
+      if (ok.length > 0) await health.succeeded([...new Set(ok.map((b) => b.target.id))], Math.max(...ok.map((b) => b.settlement.at)));
+      for (const { settlement, target, type } of batch) {
+        const { delivery, attempt, at } = settlement;
+        if (!settled.has(delivery.id) || attempt.ok) continue;
+        if (attempt.nextAttemptAt === null) {
+          const error = attempt.error ?? `HTTP ${attempt.statusCode}`;
+          this.log(JSON.stringify({ event: "webhook_failed", delivery: delivery.id, endpoint: target.id, type, attempts: delivery.attempts, error }));
+        }
+        if (await health.failed(target, at)) this.log(JSON.stringify({ event: "webhook_endpoint_disabled", endpoint: target.id, account: target.accountId }));
+      }
+    } catch (error) {
+      this.log(JSON.stringify({ event: "webhook_record_error", deliveries: batch.length, error: String(error) }));
     }
-    if (next === null) {
-      this.log(JSON.stringify({ event: "webhook_failed", delivery: id, endpoint: endpointId, type: event.type, attempts: claimed.attempts, error: outcome.error ?? `HTTP ${outcome.statusCode}` }));
-    }
-    if (await health.failed(target, at)) {
-      this.log(JSON.stringify({ event: "webhook_endpoint_disabled", endpoint: endpointId, account: target.accountId }));
-    }
-    return true;
+    for (const { settlement, done } of batch) done(settled.has(settlement.delivery.id));
   }
 }

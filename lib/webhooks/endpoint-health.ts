@@ -25,8 +25,8 @@ export interface EndpointHealthDeps {
 export class EndpointHealth {
   constructor(private readonly deps: EndpointHealthDeps) {}
 
-  succeeded(endpointId: string, now: number): Promise<void> {
-    return this.deps.endpoints.succeeded(endpointId, now);
+  succeeded(endpointIds: readonly string[], now: number): Promise<void> {
+    return this.deps.endpoints.succeeded(endpointIds, now);
   }
 
   /** Answers whether this failure turned the endpoint off. */

@@ -171,18 +171,22 @@ export class EndpointStore {
 
   /** The secrets signing a delivery at `now`. */
   async signingSecrets(id: string, now: number): Promise<SigningSecrets | null> {
-    return (await this.deliveryTarget(id, now))?.secrets ?? null;
+    return (await this.deliveryTargets([id], now)).get(id)?.secrets ?? null;
   }
 
-  /** Where and how a delivery goes at `now`, in one read (the delivery worker's). */
-  async deliveryTarget(id: string, now: number): Promise<DeliveryTarget | null> {
-    const row = await this.prisma.webhookEndpoint.findUnique({
-      where: { id },
-      select: { accountId: true, url: true, format: true, enabled: true, secret: true, previousSecret: true, previousSecretUntil: true },
+  /** Where and how deliveries go at `now`, by endpoint id, in one read (the delivery worker's). */
+  async deliveryTargets(ids: readonly string[], now: number): Promise<Map<string, DeliveryTarget>> {
+    const rows = await this.prisma.webhookEndpoint.findMany({
+      where: { id: { in: [...ids] } },
+      select: { id: true, accountId: true, url: true, format: true, enabled: true, secret: true, previousSecret: true, previousSecretUntil: true },
     });
-    if (!row) return null;
-    const previous = row.previousSecret && row.previousSecretUntil && row.previousSecretUntil.getTime() > now ? this.vault.decrypt(row.previousSecret) : null;
-    return { id, accountId: row.accountId, url: row.url, format: row.format as WebhookFormat, enabled: row.enabled, secrets: { current: this.vault.decrypt(row.secret), previous } };
+    return new Map(
+      rows.map((row) => {
+        const previous = row.previousSecret && row.previousSecretUntil && row.previousSecretUntil.getTime() > now ? this.vault.decrypt(row.previousSecret) : null;
+        const secrets = { current: this.vault.decrypt(row.secret), previous };
+        return [row.id, { id: row.id, accountId: row.accountId, url: row.url, format: row.format as WebhookFormat, enabled: row.enabled, secrets }];
+      }),
+    );
   }
 
   /** The enabled endpoints of an account that listen for `type`, in the event's transaction. */
@@ -191,9 +195,9 @@ export class EndpointStore {
     return rows.filter((row) => row.events.split(",").includes(type)).map(({ id }) => ({ id }));
   }
 
-  /** A 2xx arrived: the endpoint is healthy again. */
-  async succeeded(id: string, now: number): Promise<void> {
-    await this.prisma.webhookEndpoint.update({ where: { id }, data: { lastSuccessAt: new Date(now), failingSince: null } });
+  /** A 2xx arrived: the endpoints are healthy again. */
+  async succeeded(ids: readonly string[], now: number): Promise<void> {
+    await this.prisma.webhookEndpoint.updateMany({ where: { id: { in: [...ids] } }, data: { lastSuccessAt: new Date(now), failingSince: null } });
   }
 
   /** A delivery failed: marks when the failures began (the first one since the last success). */

@@ -46,11 +46,12 @@ async function sendTest(key: string, id: string): Promise<string> {
 /** One POST as a worker makes it: the event's delivery claimed under a lease, then settled with this outcome. */
 async function attempt(endpointId: string, eventId: string, outcome: { statusCode: number | null; nextAttemptAt: number | null; error?: string }) {
   const delivery = await svc.prisma.webhookDelivery.findFirstOrThrow({ where: { endpointId, eventId } });
-  const claimed = await kit.deliveries.claim(delivery.id, WORKER, clock, 60_000);
-  expect(claimed).not.toBeNull();
+  const [claimed] = await kit.deliveries.claim([delivery.id], WORKER, clock, 60_000);
+  expect(claimed).toBeDefined();
   const ok = outcome.statusCode !== null && outcome.statusCode < 300;
-  const settled = await kit.deliveries.settle(claimed!, WORKER, { statusCode: outcome.statusCode, ok, durationMs: 42, error: outcome.error ?? null, nextAttemptAt: outcome.nextAttemptAt }, clock);
-  expect(settled).toBe(true);
+  const attempt = { statusCode: outcome.statusCode, ok, durationMs: 42, error: outcome.error ?? null, nextAttemptAt: outcome.nextAttemptAt };
+  const settled = await kit.deliveries.settle(WORKER, [{ delivery: claimed!, attempt, at: clock }]);
+  expect(settled.has(delivery.id)).toBe(true);
   return delivery.id;
 }
 
@@ -138,7 +139,7 @@ describe("POST /v2/webhooks/{id}/deliveries/{delivery_id}/retry", () => {
     expect(await res.json()).toEqual({ event_id: eventId, status: "queued" });
     expect(await svc.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ status: "pending", dueAt: new Date(clock), leaseOwner: null });
 
-    expect(await kit.deliveries.claim(deliveryId, WORKER, clock, 60_000)).not.toBeNull();
+    expect(await kit.deliveries.claim([deliveryId], WORKER, clock, 60_000)).toHaveLength(1);
     expect(await (await call(apiKey, "POST", `/v2/webhooks/${id}/deliveries/${failed.id}/retry`)).json()).toEqual({ event_id: eventId, status: "in_flight" });
   });
 
