@@ -24,6 +24,8 @@ const OBSERVED = Math.min(TRACKED, 5_000);
 const RUNS = 5;
 const T0 = Date.UTC(2026, 10, 27, 12);
 const STEP = 1_000;
+/** Observations a second at this size (100,000 URLs refreshed every half hour or so): the simulated clock's pace (who tracks a URL is read again every 10 minutes of it). */
+const PER_SECOND = 50;
 
 const values = (n: number): ObservedValues => ({
   Facebook: { total_count: n, comment_count: 0, reaction_count: n, share_count: 0, comment_plugin_count: 0 },
@@ -50,16 +52,15 @@ export async function measureRules(): Promise<{ cpuPerObservationOnUs: number; c
       if (!added.ok) throw new Error("tracked URL limit");
     }
     const rules = new TrackedAlerts(prisma, store.history, openAlerts(prisma, Buffer.alloc(32, 7), "http://localhost").alerts, "UTC");
-    rules.reload(T0);
-    await rules.settled();
     const recorders = { on: new HistoryRecorder(store.history, rules.observed), off: new HistoryRecorder(store.history) };
     let clock = T0;
-    let count = 1_000;
+    let pass = 0;
+    // Counts that grow slowly and stay between milestones: alerts are rare, the rules are judged every time.
     const observe = async (recorder: HistoryRecorder, n: number) => {
       for (let i = 0; i < n; i++) {
-        clock += 60_000;
-        count += 1;
-        await recorder.observe(urls[i % OBSERVED]!, clock, values(count));
+        clock += 1_000 / PER_SECOND;
+        if (i % OBSERVED === 0) pass += 1;
+        await recorder.observe(urls[i % OBSERVED]!, clock, values(2_000 + pass + (i % 97)));
       }
     };
     // Warm: ids cached in both recorders, the rules' recent totals seeded (in batches).

@@ -1,4 +1,4 @@
-import { headlines, hourOf, type ObservedValues } from "../../lib/history/observed.ts";
+import { headlineOf, hourOf, OBSERVED_NETWORKS, type ObservedValues } from "../../lib/history/observed.ts";
 
 /** The window a spike grows within. */
 export const SPIKE_WINDOW_HOURS = 24;
@@ -26,12 +26,13 @@ export interface Step {
 
 /** Folds an observation into the URL's totals; null when it held no network. */
 export function observe(state: UrlTotals, at: number, values: ObservedValues): Step | null {
-  const numbers = headlines(values);
   let grewMost: string | null = null;
   let most = 0;
   let any = false;
-  for (const [network, value] of Object.entries(numbers)) {
-    if (value === undefined) continue;
+  for (const network of OBSERVED_NETWORKS) {
+    const observed = values[network];
+    if (observed === undefined) continue;
+    const value = headlineOf(network, observed);
     any = true;
     const growth = value - (state.latest[network] ?? value);
     if (growth > most) [most, grewMost] = [growth, network];
@@ -40,7 +41,7 @@ export function observe(state: UrlTotals, at: number, values: ObservedValues): S
   if (!any) return null;
   const before = state.total;
   let after = 0;
-  for (const value of Object.values(state.latest)) after += value ?? 0;
+  for (const network in state.latest) after += state.latest[network] ?? 0;
   state.total = after;
   const hour = hourOf(at);
   const windowLow = lowestSince(state.hourly, hour - SPIKE_WINDOW_HOURS);

@@ -67,8 +67,6 @@ describe.each(drivers)("alert triggers on $name", ({ database, skip }) => {
       alerts.observed(urlId, url, at, values);
       await alerts.settled();
     };
-    alerts.reload(T0);
-    await alerts.settled();
     // Seeded from the history (one query for the batch): 80 before.
     await store.history.record(urlId, T0 - 5 * HOUR, { Facebook: { total_count: 60, comment_count: 0, reaction_count: 60, share_count: 0, comment_plugin_count: 0 }, Pinterest: 20 });
     await observe(T0, 70, 20);
