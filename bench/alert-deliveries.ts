@@ -40,7 +40,7 @@ export async function measureDeliveries(options: { deliveries?: number; endpoint
   await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   const receiver = await startWebhookReceiver();
   const secret = Buffer.alloc(32, 7);
-  const kit = openAlerts(prisma, secret);
+  const kit = openAlerts(prisma, secret, "http://127.0.0.1");
   try {
     log(`queuing ${deliveries} deliveries to ${endpoints} endpoints`);
     const accounts = Array.from({ length: endpoints }, (_, e) => `bench-${e}`);

@@ -33,9 +33,10 @@ import { createPrisma } from "../lib/db/prisma.ts";
 import { mailWorkerFor } from "../lib/mail/mail-service.ts";
 import type { MailWorker } from "../lib/mail/mail-worker.ts";
 import { loadServerSecret } from "../lib/security/secrets.ts";
-import { openAlerts } from "../lib/alerts/open-alerts.ts";
 import type { DeliveryWorker } from "../lib/webhooks/delivery-worker.ts";
 import { deliveryWorkerFor } from "../lib/webhooks/webhook-service.ts";
+import { alertingQuota } from "./alerts/quota-alerts.ts";
+import { openAlerting, type Alerting } from "./alerts/alerting.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
 
@@ -50,6 +51,8 @@ export interface ServiceRuntime {
   /** Delivers webhooks (wherever the mail worker runs). */
   webhooks: DeliveryWorker | null;
   sandbox: Sandbox | null;
+  /** What emits events (quota, bulk, tracked URL, network rules, the digest). */
+  alerting: Alerting;
   store: Store;
   /** Throws unless every backing service (database, and Redis when used) answers: the health check. */
   ping(): Promise<void>;
@@ -90,14 +93,22 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       refreshShare: env.REFRESH_BUDGET_SHARE,
       ...budgets,
     });
-  const recorder = new HistoryRecorder(store.history);
   const guards = {
     Facebook: guard("facebook", { perUrlPerHour: env.FACEBOOK_CALLS_PER_URL_PER_HOUR, appPerHour: env.FACEBOOK_APP_CALLS_PER_HOUR }),
     // Pinterest publishes no limit; it still gets backoff when it answers 429.
     Pinterest: guard("pinterest", { appPerHour: env.PINTEREST_APP_CALLS_PER_HOUR }),
   };
   const more = moreNetworks(env, sandbox, guard);
-  const quota = redis ? new RedisQuotaCounter(redis, store.usage, store.bulk, env.REDIS_PREFIX) : storeQuotaCounter(store.usage, store.bulk);
+  // Accounts' events, webhooks and mail go through Prisma: they are rare beside queries.
+  const prisma = createPrisma(env.DATABASE_URL);
+  const secret = loadServerSecret(env);
+  const alerting = openAlerting(env, prisma, secret, store.history, { worker: options.worker !== false, now });
+  const webhooks = options.worker === false ? null : deliveryWorkerFor(env, prisma, secret, alerting.kit, now);
+  const quota = alertingQuota(
+    redis ? new RedisQuotaCounter(redis, store.usage, store.bulk, env.REDIS_PREFIX) : storeQuotaCounter(store.usage, store.bulk),
+    alerting.quota,
+  );
+  const recorder = new HistoryRecorder(store.history, alerting.tracked.observed);
   const counts = new CountService({
     knownCounts: store.counts,
     cache: redis
@@ -128,7 +139,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     },
   });
   const allGuards = [guards.Facebook, guards.Pinterest, ...Object.values(more).map((network) => network.guard)];
-  const countDeps = { store, counts, clock, quota, plans: new AccountCache<PlanLimits>(store.accounts, 10_000), jobNetworks: new JobNetworks(store.bulk), history: recorder };
+  const countDeps = { store, counts, clock, quota, plans: new AccountCache<PlanLimits>(store.accounts, 10_000), jobNetworks: new JobNetworks(store.bulk), history: recorder, quotaAlerts: alerting.quota, urlCompleted: () => alerting.bulk?.poke() };
   const bulk = env.REDIS_URL ? queueBulk(env, options, countDeps) : pollingBulk(env, options, countDeps);
   const scheduler =
     options.worker === false
@@ -150,7 +161,10 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     await store.ping();
     await redis?.ping();
   };
-  const trackedAdded = () => scheduler?.notify();
+  const trackedAdded = () => {
+    alerting.tracked.trackedChanged();
+    scheduler?.notify();
+  };
   const imports =
     options.worker === false
       ? null
@@ -159,11 +173,11 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
           env.REFRESH_POLL_MS,
         );
   const refusals = new RefusalCounter(store.usage);
-  // Accounts' events, webhooks and mail go through Prisma: they are rare beside queries.
-  const prisma = createPrisma(env.DATABASE_URL);
-  const secret = loadServerSecret(env);
-  const alerts = openAlerts(prisma, secret);
-  const webhooks = options.worker === false ? null : deliveryWorkerFor(env, prisma, secret, alerts, now);
+  const networkHealth = networkHealthReport({
+    facebook: guards.Facebook,
+    pinterest: guards.Pinterest,
+    ...Object.fromEntries(Object.entries(more).map(([name, network]) => [name, network.guard])),
+  });
   const routes = createApiRoutes({
     store,
     auth: new Authenticator(store.accounts),
@@ -176,19 +190,16 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     history: recorder,
     trackedAdded,
     importQueued: () => imports?.notify(),
-    networkHealth: networkHealthReport({
-      facebook: guards.Facebook,
-      pinterest: guards.Pinterest,
-      ...Object.fromEntries(Object.entries(more).map(([name, network]) => [name, network.guard])),
-    }),
+    networkHealth,
     limits: { maxBodyBytes: env.BULK_MAX_BODY_BYTES, maxCustomTtlSeconds: MAX_CUSTOM_TTL_SECONDS },
-    alerts,
+    alerts: alerting.kit,
     allowPrivateWebhookHosts: env.WEBHOOK_ALLOW_PRIVATE_HOSTS,
     webhooksQueued: () => webhooks?.notify(),
     sandbox: sandbox !== null,
   });
   const mail = options.worker === false ? null : mailWorkerFor(env, prisma, secret, now);
   bulk.worker?.start();
+  alerting.start(networkHealth);
   scheduler?.start();
   imports?.start();
   mail?.start();
@@ -201,6 +212,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     mail,
     webhooks,
     sandbox,
+    alerting,
     store,
     ping,
     async close() {
@@ -209,9 +221,11 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       await imports?.stop();
       await mail?.stop();
       await webhooks?.stop();
-      await prisma.$disconnect();
       await scheduler?.stop();
       await bulk.worker?.stop();
+      // After the workers: what they emitted on their way out is written.
+      await alerting.stop();
+      await prisma.$disconnect();
       await bulk.close();
       if (redis) await closeRedis(redis);
       await store.close();

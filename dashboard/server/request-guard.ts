@@ -13,6 +13,10 @@ import { isSameOrigin } from "./same-origin.ts";
 export const SERVER_ACTION_MAX_BYTES = 1024 * 1024;
 /** Auth.js's form posts: a CSRF token and a callback URL. */
 export const AUTH_MAX_BYTES = 64 * 1024;
+/** RFC 8058's one-click body, `List-Unsubscribe=One-Click`, with room to spare. */
+export const UNSUBSCRIBE_MAX_BYTES = 1024;
+/** Posted by mail providers (from no page of this site); the token in its URL authenticates it. */
+export const UNSUBSCRIBE_PATH = "/api/unsubscribe";
 
 export interface Refusal {
   status: number;
@@ -63,12 +67,13 @@ export function refusal(req: Pick<http.IncomingMessage, "method" | "url" | "head
   const path = url?.pathname ?? "/";
   const plain = !path.includes("%");
   if (plain && path.startsWith("/api/dashboard/")) return null;
+  const oneClick = plain && path === UNSUBSCRIBE_PATH;
   // Everything else that is not Auth.js's is a server action (pages answer no other POST).
-  const serverAction = !(plain && path.startsWith("/api/auth/"));
+  const serverAction = !(plain && path.startsWith("/api/auth/")) && !oneClick;
   if (serverAction && !isSameOrigin(header, publicOrigin)) {
     return { status: 403, error: "cross_site", message: "Cross-site requests are refused." };
   }
-  const limit = serverAction ? SERVER_ACTION_MAX_BYTES : AUTH_MAX_BYTES;
+  const limit = oneClick ? UNSUBSCRIBE_MAX_BYTES : serverAction ? SERVER_ACTION_MAX_BYTES : AUTH_MAX_BYTES;
   const length = header("content-length");
   if (length === undefined) {
     // A streamed body's size is known only once it has been read whole: ask for its length up front.

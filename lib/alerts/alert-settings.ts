@@ -50,6 +50,22 @@ export class AlertSettings {
     return preferencesOf(row);
   }
 
+  /**
+   * Takes the account's digest of `week` (its Monday): true for the one caller that moved the row (of every
+   * process), so one digest is queued, in the caller's transaction. False when the digest is off or taken.
+   */
+  async claimDigest(db: SettingsReader, accountId: string, week: string): Promise<boolean> {
+    const taken = await db.alertSettings.updateMany({
+      where: { accountId, digest: true, OR: [{ digestWeek: null }, { digestWeek: { not: week } }] },
+      data: { digestWeek: week },
+    });
+    if (taken.count === 1) return true;
+    if (await db.alertSettings.findUnique({ where: { accountId }, select: { accountId: true } })) return false;
+    // No settings yet (the defaults: digest on). Of two creates, the second fails its transaction.
+    await db.alertSettings.create({ data: { accountId, digestWeek: week } });
+    return true;
+  }
+
   /** Turns one mail off (the one-click unsubscribe link): an event type, or the digest. */
   async unsubscribe(accountId: string, what: EventType | "digest"): Promise<void> {
     if (what === "digest") {

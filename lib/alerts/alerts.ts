@@ -3,6 +3,8 @@ import { isUniqueViolation } from "../db/unique-violation.ts";
 import type { EventData, EventType, StoredEvent } from "./alert-types.ts";
 import { EventStore, type EventWriter } from "./event-store.ts";
 
+const BUSY_TRIES = 5;
+
 /** A channel an event goes out on: writes its rows (a delivery, a mail) in the event's transaction. */
 export interface AlertChannel {
   fanOut(db: EventWriter, event: StoredEvent, now: number): Promise<void>;
@@ -36,12 +38,16 @@ export class Alerts {
    * concurrency too, in every process: the key is unique in the table) or the account is gone.
    */
   async emit<T extends EventType>(event: Emitted<T>, now: number): Promise<StoredEvent<T> | null> {
-    try {
-      return await this.prisma.$transaction((tx) => this.write(tx, event, now));
-    } catch (error) {
-      // P2003: the account was deleted meanwhile (its foreign key is gone), nobody is left to tell.
-      if (isUniqueViolation(error) || (error as { code?: string }).code === "P2003") return null;
-      throw error;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.prisma.$transaction((tx) => this.write(tx, event, now));
+      } catch (error) {
+        // P2003: the account was deleted meanwhile (its foreign key is gone), nobody is left to tell.
+        if (isUniqueViolation(error) || (error as { code?: string }).code === "P2003") return null;
+        // SQLite: the store's connection wrote between this transaction's read and its write; start again.
+        if (attempt < BUSY_TRIES && /SQLITE_BUSY/.test(String((error as { code?: unknown }).code ?? ""))) continue;
+        throw error;
+      }
     }
   }
 

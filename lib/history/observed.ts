@@ -63,7 +63,7 @@ export function freshValues(counts: StoredCounts, stale: readonly string[]): Obs
 export const isEmpty = (values: ObservedValues) => OBSERVED_NETWORKS.every((network) => values[network] === undefined);
 
 /** The network's headline number (HEADLINE_FIELDS); Pinterest's value is its count itself. */
-function headlineOf<N extends ObservedNetwork>(network: N, value: ObservedValue<N>): number {
+export function headlineOf<N extends ObservedNetwork>(network: N, value: ObservedValue<N>): number {
   if (typeof value === "number") return value;
   const fields: readonly string[] = HEADLINE_FIELDS[idOf(network)];
   return fields.reduce((sum, field) => sum + (value as Record<string, number>)[field]!, 0);

@@ -11,6 +11,8 @@ export interface RenderedMail {
   html: string;
   text: string;
   notice: boolean;
+  /** The one-click unsubscribe link, for the List-Unsubscribe headers. */
+  unsubscribe: string | null;
 }
 
 /** The mail a row stands for; throws when the data does not fit its kind (a row no release can send). */
@@ -19,5 +21,5 @@ export async function renderMail(kind: MailKind, data: unknown, origin: string):
   const content = (template.content as (d: unknown) => MailContent)(template.data.parse(data));
   const element = createElement(Message, { content, origin });
   const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
-  return { subject: content.subject, html, text, notice: content.notice };
+  return { subject: content.subject, html, text, notice: content.notice, unsubscribe: content.unsubscribe ?? null };
 }

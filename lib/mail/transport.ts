@@ -10,6 +10,8 @@ export interface OutgoingMail {
   html: string;
   text: string;
   notice: boolean;
+  /** Alert mail and the digest: the one-click unsubscribe link (RFC 8058). */
+  unsubscribe?: string | null;
   /** The link the mail carries, for the log line of the file transport. */
   link: string | null;
   date: Date;
@@ -35,7 +37,11 @@ export function createMailTransport(settings: MailSettings, log: (line: string) 
     // The same on every attempt, so a receiver can tell a retry from a second mail.
     messageId: `<${mail.id}@${domain}>`,
     date: mail.date,
-    headers: mail.notice ? { "Auto-Submitted": "auto-generated" } : undefined,
+    headers: {
+      ...(mail.notice ? { "Auto-Submitted": "auto-generated" } : {}),
+      // RFC 8058: the mail provider POSTs `List-Unsubscribe=One-Click` to the link, no sign-in needed.
+      ...(mail.unsubscribe ? { "List-Unsubscribe": `<${mail.unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : {}),
+    },
   });
 
   if (settings.smtpUrl) {

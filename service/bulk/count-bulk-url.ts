@@ -8,6 +8,7 @@ import type { BulkStore, QueuedBulkUrl } from "../../lib/store/bulk.ts";
 import { networksResult } from "../v2/network-objects.ts";
 import type { JobNetworks } from "./job-networks.ts";
 import type { HistoryRecorder } from "../history/recorder.ts";
+import type { QuotaAlerts } from "../alerts/quota-alerts.ts";
 
 export interface BulkCountDeps {
   store: Pick<Store, "accounts" | "usage" | "bulk">;
@@ -19,6 +20,10 @@ export interface BulkCountDeps {
   jobNetworks: JobNetworks;
   /** Notes that the account asked about the URL (whose history it may then read), once it has paid for it. */
   history: Pick<HistoryRecorder, "noteQueried">;
+  /** quota.warning and quota.exhausted, from the counts this worker reads and its refusals. */
+  quotaAlerts: Pick<QuotaAlerts, "counted" | "refused">;
+  /** A URL was completed: its job may have finished (bulk.completed). */
+  urlCompleted: () => void;
 }
 
 /** `paused`: the account's quota is used up; its jobs wait, URLs still queued, until `until` (see pauseAccount). */
@@ -35,8 +40,11 @@ export async function countBulkUrl(deps: BulkCountDeps, item: QueuedBulkUrl): Pr
   const plan = await planOf();
   if (!plan) return { kind: "gone" };
   const { day, resetsAt } = clock.today();
-  const pause = (dailyQuota: number) => pauseAccount(store, item.accountId, day, dailyQuota, resetsAt);
-  if ((await quota.used(item.accountId, day)) >= plan.dailyQuota) return pause(plan.dailyQuota);
+  const pause = (dailyQuota: number) => pauseAccount(deps, item.accountId, day, dailyQuota, resetsAt);
+  const used = await quota.used(item.accountId, day);
+  // The count before this URL: a warning the last URL's reservation earned goes out here at the latest.
+  deps.quotaAlerts.counted(item.accountId, day, plan.dailyQuota, used);
+  if (used >= plan.dailyQuota) return pause(plan.dailyQuota);
   const networks = await deps.jobNetworks.of(item.jobId);
   if (networks === undefined) return { kind: "gone" };
   // The account's history of the URL starts before the networks are asked: what this URL observes is its own.
@@ -48,7 +56,10 @@ export async function countBulkUrl(deps: BulkCountDeps, item: QueuedBulkUrl): Pr
   if (!current) return { kind: "gone" };
   const outcome = await quota.completeBulkUrl(item, { day, dailyQuota: current.dailyQuota }, result, clock.now());
   if (outcome === "quota_exhausted") return pause(current.dailyQuota);
-  if (outcome === "completed") await deps.history.noteQueried(item.accountId, [item.countUrl], askedAt);
+  if (outcome === "completed") {
+    await deps.history.noteQueried(item.accountId, [item.countUrl], askedAt);
+    deps.urlCompleted();
+  }
   return { kind: "done" };
 }
 
@@ -60,8 +71,11 @@ const RECHECK_MS = 2 * 60_000;
  * shared counters may run ahead of the database for a while (reservations in flight, or made by a process
  * that died); then the jobs only wait a couple of minutes and look again.
  */
-async function pauseAccount(store: BulkCountDeps["store"], accountId: string, day: string, dailyQuota: number, resetsAt: number): Promise<BulkUrlOutcome> {
-  const usedUp = (await store.usage.queriesOn(accountId, day)) >= dailyQuota;
+async function pauseAccount(deps: BulkCountDeps, accountId: string, day: string, dailyQuota: number, resetsAt: number): Promise<BulkUrlOutcome> {
+  const { store } = deps;
+  const used = await store.usage.queriesOn(accountId, day);
+  const usedUp = used >= dailyQuota;
+  if (usedUp) deps.quotaAlerts.refused(accountId, day, dailyQuota, async () => used);
   const until = usedUp ? resetsAt : Math.min(resetsAt, Date.now() + RECHECK_MS);
   await store.bulk.pause(accountId, until);
   return { kind: "paused", until };

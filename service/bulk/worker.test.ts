@@ -34,7 +34,7 @@ function instantJob(size: number) {
   const counts = { lookup: async () => ({ counts: {} }) } as unknown as CountService;
   const clock = { today: () => ({ day: "2026-01-01", resetsAt: 0 }), now: () => Date.UTC(2026, 0, 1, 12) } as unknown as QuotaClock;
   const plans = { get: async () => ({ dailyQuota: 1_000_000 }) } as unknown as AccountCache<PlanLimits>;
-  return { done, deps: { store, quota, counts, clock, plans, jobNetworks: new JobNetworks(bulk), history: { noteQueried: async () => {} } } };
+  return { done, deps: { store, quota, counts, clock, plans, jobNetworks: new JobNetworks(bulk), history: { noteQueried: async () => {} }, quotaAlerts: { counted: () => {}, refused: () => {} }, urlCompleted: () => {} } };
 }
 
 describe("the bulk worker", () => {

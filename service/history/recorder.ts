@@ -4,6 +4,9 @@ import type { HistoryStore } from "../../lib/store/history.ts";
 
 const REMEMBERED = 100_000;
 
+/** Told of each observation once it is recorded (the tracked URL alerts); must return at once. */
+export type ObservationListener = (urlId: number, url: string, at: number, values: ObservedValues) => void;
+
 /**
  * Writes the count history: every fresh answer of the networks as an observation, and which account asked
  * about which URL (whose history it may then read). URL ids never change and an account's "asked" never
@@ -13,7 +16,10 @@ export class HistoryRecorder {
   private readonly ids = new LRUCache<string, number>({ max: REMEMBERED });
   private readonly noted = new LRUCache<string, true>({ max: REMEMBERED });
 
-  constructor(private readonly history: HistoryStore) {}
+  constructor(
+    private readonly history: HistoryStore,
+    private readonly listener: ObservationListener | null = null,
+  ) {}
 
   async idsOf(urls: readonly string[]): Promise<Map<string, number>> {
     const ids = new Map<string, number>();
@@ -35,6 +41,7 @@ export class HistoryRecorder {
   readonly observe = async (url: string, at: number, values: ObservedValues): Promise<void> => {
     const id = (await this.idsOf([url])).get(url)!;
     await this.history.record(id, at, values);
+    this.listener?.(id, url, at, values);
   };
 
   /**

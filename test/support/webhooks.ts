@@ -41,7 +41,7 @@ export function webhookFixture(db: () => StoreDatabase, now: () => number, secre
   const prisma = () => db().prisma;
   const fixture: WebhookFixture = {
     get kit() {
-      return (kit ??= openAlerts(prisma(), secret));
+      return (kit ??= openAlerts(prisma(), secret, "https://sharecount.example.com"));
     },
     secret,
     async account({ verified = true } = {}) {

@@ -13,7 +13,7 @@ const MINUTE = 60_000;
 
 beforeAll(async () => {
   svc = await startTestService({}, { worker: false });
-  kit = openAlerts(svc.prisma, loadServerSecret(svc.env));
+  kit = openAlerts(svc.prisma, loadServerSecret(svc.env), "https://sharecount.example.com");
 });
 afterAll(() => svc.close());
 

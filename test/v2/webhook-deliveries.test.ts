@@ -18,7 +18,7 @@ const WORKER = "test-worker";
 beforeAll(async () => {
   // Endpoints on loopback are let through, as on a closed network; test/v2/webhooks.test.ts refuses them by default.
   svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE_HOSTS: "true" }, { now: () => clock, worker: false });
-  kit = openAlerts(svc.prisma, loadServerSecret(svc.env));
+  kit = openAlerts(svc.prisma, loadServerSecret(svc.env), "https://sharecount.example.com");
 });
 afterAll(() => svc.close());
 

@@ -121,7 +121,7 @@ describe("PATCH and DELETE /v2/webhooks/{id}", () => {
   it("turns an endpoint the service disabled on again, clearing why", async () => {
     const { apiKey } = await svc.account();
     const { id } = await created(apiKey);
-    await openAlerts(svc.prisma, loadServerSecret(svc.env)).endpoints.disable(id, "no successful delivery for 5 days");
+    await openAlerts(svc.prisma, loadServerSecret(svc.env), "https://sharecount.example.com").endpoints.disable(id, "no successful delivery for 5 days");
     expect(await (await call(apiKey, "GET", `/v2/webhooks/${id}`)).json()).toMatchObject({ enabled: false, disabled_reason: "no successful delivery for 5 days" });
     expect(await (await call(apiKey, "PATCH", `/v2/webhooks/${id}`, { enabled: true })).json()).toMatchObject({ enabled: true, disabled_reason: null });
   });
@@ -153,7 +153,7 @@ describe("POST /v2/webhooks/{id}/secret", () => {
     const rolled = await res.json();
     expect(rolled).toEqual({ id, secret: expect.stringMatching(/^whsec_/), previous_secret_expires_at: new Date(clock + 24 * HOUR).toISOString() });
     expect(rolled.secret).not.toBe(first);
-    const endpoints = openAlerts(svc.prisma, loadServerSecret(svc.env)).endpoints;
+    const endpoints = openAlerts(svc.prisma, loadServerSecret(svc.env), "https://sharecount.example.com").endpoints;
     expect(await endpoints.signingSecrets(id, clock + 23 * HOUR)).toEqual({ current: rolled.secret, previous: first });
     expect(await endpoints.signingSecrets(id, clock + 25 * HOUR)).toEqual({ current: rolled.secret, previous: null });
     expect(await (await call(apiKey, "GET", `/v2/webhooks/${id}`)).text()).not.toContain(rolled.secret);

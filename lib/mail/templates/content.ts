@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ALERT_TEMPLATES } from "./alert-content.ts";
 
 /** What one mail says; rendered into HTML and plain text by message.tsx. */
 export interface MailContent {
@@ -9,6 +10,8 @@ export interface MailContent {
   footer: string;
   /** A notice the service sends on its own (Auto-Submitted: auto-generated), not an answer to a request. */
   notice: boolean;
+  /** A one-click unsubscribe link (List-Unsubscribe, RFC 8058): alert mail and the digest. */
+  unsubscribe?: string;
 }
 
 const link = z.url({ protocol: /^https?$/ });
@@ -160,6 +163,7 @@ export const TEMPLATES = {
       notice: true,
     }),
   },
+  ...ALERT_TEMPLATES,
 } as const;
 
 export type MailKind = keyof typeof TEMPLATES;

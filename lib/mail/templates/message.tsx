@@ -39,6 +39,11 @@ export function Message({ content, origin }: { content: MailContent; origin: str
           <Text style={small}>
             {content.footer} sharecount · <Link href={origin}>{origin}</Link>
           </Text>
+          {content.unsubscribe && (
+            <Text style={small}>
+              <Link href={content.unsubscribe}>Unsubscribe from these mails</Link>
+            </Text>
+          )}
         </Container>
       </Body>
     </Html>

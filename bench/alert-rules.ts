@@ -1,0 +1,101 @@
+/**
+ * The tracked URL alert rules' cost on the observation path (goal: at most 5 % more CPU per observation):
+ * 100,000 tracked URLs in a scratch SQLite database, observations recorded through the HistoryRecorder with
+ * the rules on (TrackedAlerts listening) and off, process CPU (process.cpuUsage) over many observations, the
+ * median of several alternating runs. Runnable alone (`tsx bench/alert-rules.ts`); `measureRules` is what the
+ * combined alerts benchmark calls. BENCH_ALERT_URLS / BENCH_ALERT_OBSERVATIONS shrink it for a quick try.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { openAlerts } from "../lib/alerts/open-alerts.ts";
+import { createPrisma } from "../lib/db/prisma.ts";
+import { migrate } from "../lib/db/migrate.ts";
+import type { ObservedValues } from "../lib/history/observed.ts";
+import { openStore } from "../lib/store/open.ts";
+import { TrackedAlerts } from "../service/alerts/tracked-alerts.ts";
+import { HistoryRecorder } from "../service/history/recorder.ts";
+import { envInt, log, runMain, tempDir } from "./support.ts";
+
+const TRACKED = envInt("BENCH_ALERT_URLS", 100_000);
+const OBSERVATIONS = envInt("BENCH_ALERT_OBSERVATIONS", 20_000);
+/** The URLs observed (refreshes come round to a share of the tracked URLs at a time). */
+const OBSERVED = Math.min(TRACKED, 5_000);
+const RUNS = 5;
+const T0 = Date.UTC(2026, 10, 27, 12);
+const STEP = 1_000;
+/** Observations a second at this size (100,000 URLs refreshed every half hour or so): the simulated clock's pace (who tracks a URL is read again every 10 minutes of it). */
+const PER_SECOND = 50;
+
+const values = (n: number): ObservedValues => ({
+  Facebook: { total_count: n, comment_count: 0, reaction_count: n, share_count: 0, comment_plugin_count: 0 },
+  Pinterest: n >> 3,
+});
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export async function measureRules(): Promise<{ cpuPerObservationOnUs: number; cpuPerObservationOffUs: number; overheadRatio: number }> {
+  const dir = tempDir("bench-alert-rules");
+  const url = `file:${path.join(dir, "rules.db")}`;
+  await migrate(url);
+  const store = openStore(url);
+  const prisma = createPrisma(url);
+  try {
+    log(`tracking ${TRACKED} URLs`);
+    await prisma.plan.upsert({ where: { name: "bench" }, create: { name: "bench", dailyQuota: 1e9, bulkBatchLimit: 0, customTtlAllowed: false, trackedUrlLimit: TRACKED }, update: {} });
+    const accountId = "bench-rules";
+    await prisma.account.create({ data: { id: accountId, email: "rules@example.com", planName: "bench", apiKeyHash: "bench-rules" } });
+    const urls = Array.from({ length: TRACKED }, (_, i) => `https://example.com/rules/${i}`);
+    for (let at = 0; at < TRACKED; at += STEP) {
+      const ids = await store.history.idsOf(urls.slice(at, at + STEP));
+      const added = await store.tracked.add(accountId, [...ids.values()], TRACKED, T0);
+      if (!added.ok) throw new Error("tracked URL limit");
+    }
+    const rules = new TrackedAlerts(prisma, store.history, openAlerts(prisma, Buffer.alloc(32, 7), "http://localhost").alerts, "UTC");
+    const recorders = { on: new HistoryRecorder(store.history, rules.observed), off: new HistoryRecorder(store.history) };
+    let clock = T0;
+    let pass = 0;
+    // Counts that grow slowly and stay between milestones: alerts are rare, the rules are judged every time.
+    const observe = async (recorder: HistoryRecorder, n: number) => {
+      for (let i = 0; i < n; i++) {
+        clock += 1_000 / PER_SECOND;
+        if (i % OBSERVED === 0) pass += 1;
+        await recorder.observe(urls[i % OBSERVED]!, clock, values(2_000 + pass + (i % 97)));
+      }
+    };
+    // Warm: ids cached in both recorders, the rules' recent totals seeded (in batches).
+    await observe(recorders.on, OBSERVED);
+    await observe(recorders.off, OBSERVED);
+    await rules.settled();
+    const cpu: Record<"on" | "off", number[]> = { on: [], off: [] };
+    for (let run = 0; run < RUNS; run++) {
+      for (const mode of ["off", "on"] as const) {
+        const before = process.cpuUsage();
+        await observe(recorders[mode], OBSERVATIONS);
+        if (mode === "on") await rules.settled();
+        const used = process.cpuUsage(before);
+        cpu[mode].push((used.user + used.system) / OBSERVATIONS);
+      }
+    }
+    const on = median(cpu.on);
+    const off = median(cpu.off);
+    return { cpuPerObservationOnUs: round(on), cpuPerObservationOffUs: round(off), overheadRatio: round(on / off - 1, 4) };
+  } finally {
+    await prisma.$disconnect();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const round = (x: number, places = 2) => Math.round(x * 10 ** places) / 10 ** places;
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  await runMain(async () => {
+    const figures = await measureRules();
+    log(`CPU per observation, rules off: ${figures.cpuPerObservationOffUs} µs`);
+    log(`CPU per observation, rules on (${TRACKED} tracked URLs): ${figures.cpuPerObservationOnUs} µs`);
+    const ok = figures.overheadRatio <= 0.05;
+    log(`overhead: ${(figures.overheadRatio * 100).toFixed(1)} % (goal ≤ 5 %) ${ok ? "ok" : "MISSED"}`);
+    return ok ? 0 : 1;
+  });
+}
