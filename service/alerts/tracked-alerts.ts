@@ -17,8 +17,8 @@ interface Thresholds {
 /** New tracked URLs (and changed thresholds) are read this often, and soon after this process tracks URLs. */
 export const WATCHERS_REFRESH_MS = 5 * 60_000;
 const CHANGED_REFRESH_MS = 10_000;
-/** Rows added this long before the last read are read again: a transaction may commit after its clock read. */
-const COMMIT_MARGIN_MS = 5 * 60_000;
+/** Rows added this long before the last read are read again: an add may commit a little after its clock read. */
+const COMMIT_MARGIN_MS = 60_000;
 /** URLs whose recent totals are read from the history in one query. */
 const SEED_BATCH = 500;
 const HOUR = 3600_000;

@@ -35,7 +35,10 @@ export function observe(state: UrlTotals, at: number, values: ObservedValues): S
     const value = headlineOf(network, observed);
     any = true;
     const growth = value - (state.latest[network] ?? value);
-    if (growth > most) [most, grewMost] = [growth, network];
+    if (growth > most) {
+      most = growth;
+      grewMost = network;
+    }
     state.latest[network] = value;
   }
   if (!any) return null;
