@@ -40,7 +40,12 @@ interface Pending {
  * (every network observed, whatever an account shows).
  */
 export class TrackedAlerts {
-  private readonly watchers = new Map<number, string[]>();
+  /**
+   * Tracked URL id → the accounts tracking it: one account as its id itself, several as a list. Ids are interned,
+   * so 100,000 tracked URLs add no objects of their own for the garbage collector to walk on every observation.
+   */
+  private readonly watchers = new Map<number, string | string[]>();
+  private readonly accountIds = new Map<string, string>();
   private thresholds = new Map<string, Thresholds>();
   /** When the last read was made (null: nothing read yet): the next reads the rows added since. */
   private readAt: number | null = null;
@@ -107,9 +112,13 @@ export class TrackedAlerts {
     ]);
     this.thresholds = new Map(settings.map((row) => [row.accountId, { minIncrease: row.spikeMinIncrease, ratio: row.spikeRatio }]));
     for (const row of rows) {
-      const list = this.watchers.get(row.urlId);
-      if (!list) this.watchers.set(row.urlId, [row.accountId]);
-      else if (!list.includes(row.accountId)) list.push(row.accountId);
+      let accountId = this.accountIds.get(row.accountId);
+      if (accountId === undefined) this.accountIds.set(row.accountId, (accountId = row.accountId));
+      const known = this.watchers.get(row.urlId);
+      if (known === undefined) this.watchers.set(row.urlId, accountId);
+      else if (typeof known === "string") {
+        if (known !== accountId) this.watchers.set(row.urlId, [known, accountId]);
+      } else if (!known.includes(accountId)) known.push(accountId);
     }
     this.readAt = now;
   }
@@ -135,23 +144,27 @@ export class TrackedAlerts {
     }
   }
 
-  private judge(urlId: number, url: string, at: number, step: Step | null, watchers: readonly string[]): void {
+  private judge(urlId: number, url: string, at: number, step: Step | null, watchers: string | readonly string[]): void {
     if (!step || step.before === null) return;
-    const milestone = highestCrossed(step.before, step.after);
-    for (const accountId of watchers) {
-      const watcher = { accountId, ...(this.thresholds.get(accountId) ?? DEFAULT_THRESHOLDS) };
-      const from = step.windowLow;
-      if (from !== null && step.after - from >= watcher.minIncrease && step.after >= watcher.ratio * from) {
-        const day = quotaDay(at, this.timeZone);
-        const data = { url, network: step.grewMost ?? "all", from, to: step.after, window_hours: SPIKE_WINDOW_HOURS };
-        this.emit({ accountId: watcher.accountId, type: "tracked_url.spike", data, onceKey: `spike:${urlId}:${day}`, urlId }, at);
-      }
-      if (milestone !== null) {
-        const data = { url, total: step.after, milestone };
-        this.emit({ accountId: watcher.accountId, type: "tracked_url.milestone", data, onceKey: `milestone:${urlId}:${milestone}`, urlId }, at);
-      }
+    if (typeof watchers === "string") this.judgeFor(watchers, urlId, url, at, step);
+    else for (const accountId of watchers) this.judgeFor(accountId, urlId, url, at, step);
+  }
+
+  private judgeFor(accountId: string, urlId: number, url: string, at: number, step: Step): void {
+    const watcher = this.thresholds.get(accountId) ?? DEFAULT_THRESHOLDS;
+    const from = step.windowLow;
+    if (from !== null && step.after - from >= watcher.minIncrease && step.after >= watcher.ratio * from) {
+      const day = quotaDay(at, this.timeZone);
+      const data = { url, network: step.grewMost ?? "all", from, to: step.after, window_hours: SPIKE_WINDOW_HOURS };
+      this.emit({ accountId, type: "tracked_url.spike", data, onceKey: `spike:${urlId}:${day}`, urlId }, at);
+    }
+    const milestone = highestCrossed(step.before!, step.after);
+    if (milestone !== null) {
+      const data = { url, total: step.after, milestone };
+      this.emit({ accountId, type: "tracked_url.milestone", data, onceKey: `milestone:${urlId}:${milestone}`, urlId }, at);
     }
   }
+
 
   private emit(event: (Emitted<"tracked_url.spike"> | Emitted<"tracked_url.milestone">) & { urlId: number }, at: number): void {
     const { urlId, ...emitted } = event;
