@@ -204,6 +204,14 @@ describe("tracked URLs and history", () => {
   });
 });
 
+describe("EVENT_RETENTION_DAYS", () => {
+  it("keeps events 30 days unless told, and refuses anything but a whole number of days from 1", () => {
+    expect(parseEnv({}).EVENT_RETENTION_DAYS).toBe(30);
+    expect(parseEnv({ EVENT_RETENTION_DAYS: "90" }).EVENT_RETENTION_DAYS).toBe(90);
+    for (const days of ["0", "-1", "1.5", "a month"]) expect(envError({ EVENT_RETENTION_DAYS: days })).toMatch(/EVENT_RETENTION_DAYS/);
+  });
+});
+
 describe("WEBHOOK_ALLOW_PRIVATE_HOSTS", () => {
   it("is off unless set to true, and refuses anything but true or false", () => {
     expect(parseEnv({}).WEBHOOK_ALLOW_PRIVATE_HOSTS).toBe(false);

@@ -136,6 +136,8 @@ const schema = z
     SITEMAP_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
     // Webhook endpoints on loopback and private addresses: for tests and closed networks only.
     WEBHOOK_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+    // Events, with their webhook deliveries and attempts, are removed this many days after they happened.
+    EVENT_RETENTION_DAYS: int(30, 1),
     BULK_CONCURRENCY: int(64, 1),
     BULK_RETENTION_DAYS: int(7, 1),
     // 10,000 URLs (the dedicated batch limit) of up to 2,048 characters fit.

@@ -39,6 +39,7 @@ export const API_ERROR_CODES = [
   "delivery_not_found",
   "endpoint_disabled",
   "roll_conflict",
+  "rate_limited",
   "service_unavailable",
   "internal_error",
 ] as const;
@@ -51,7 +52,6 @@ export const OTHER_ERROR_CODES = [
   "no_key",
   "wrong_password",
   "session_not_found",
-  "rate_limited",
   /** The dashboard could not reach the API, or the API's answer did not have its documented shape. */
   "unreachable",
   "bad_answer",

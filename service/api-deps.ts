@@ -8,6 +8,7 @@ import type { Store } from "../lib/store/store.ts";
 import type { HistoryRecorder } from "./history/recorder.ts";
 import type { NetworkHealthEntry } from "./networks/health.ts";
 import type { AlertKit } from "../lib/alerts/open-alerts.ts";
+import type { WebhookLimits } from "../lib/webhooks/webhook-limits.ts";
 
 /** What the API's routes are built from; one instance per process. */
 export interface ApiDeps {
@@ -35,6 +36,8 @@ export interface ApiDeps {
   alerts: AlertKit;
   /** WEBHOOK_ALLOW_PRIVATE_HOSTS: endpoints may be on loopback and private addresses. */
   allowPrivateWebhookHosts: boolean;
+  /** Each account's webhook tests and retries per minute (shared through Redis when there is one). */
+  webhookLimits: WebhookLimits;
   /** Events with webhook deliveries were stored: the delivery worker in this process (if any) looks now. */
   webhooksQueued: () => void;
   /** Networks are the sandbox: every count answer says so. */

@@ -35,6 +35,7 @@ import type { MailWorker } from "../lib/mail/mail-worker.ts";
 import { loadServerSecret } from "../lib/security/secrets.ts";
 import type { DeliveryWorker } from "../lib/webhooks/delivery-worker.ts";
 import { deliveryWorkerFor } from "../lib/webhooks/webhook-service.ts";
+import { webhookLimits } from "../lib/webhooks/webhook-limits.ts";
 import { alertingQuota } from "./alerts/quota-alerts.ts";
 import { openAlerting, type Alerting } from "./alerts/alerting.ts";
 
@@ -194,6 +195,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     limits: { maxBodyBytes: env.BULK_MAX_BODY_BYTES, maxCustomTtlSeconds: MAX_CUSTOM_TTL_SECONDS },
     alerts: alerting.kit,
     allowPrivateWebhookHosts: env.WEBHOOK_ALLOW_PRIVATE_HOSTS,
+    webhookLimits: webhookLimits(redis ? { redis, prefix: env.REDIS_PREFIX } : null),
     webhooksQueued: () => webhooks?.notify(),
     sandbox: sandbox !== null,
   });

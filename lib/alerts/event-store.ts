@@ -36,6 +36,19 @@ export class EventStore {
     return (await this.prisma.alertEvent.count({ where: { accountId, onceKey } })) > 0;
   }
 
+  /**
+   * Removes up to `batch` events older than `before` whose deliveries are all settled, with their deliveries and
+   * attempts (the foreign keys cascade); answers how many. The delete checks again, so a delivery a retry made
+   * pending meanwhile keeps its event.
+   */
+  async prune(before: number, batch: number): Promise<number> {
+    const old = { createdAt: { lt: new Date(before) }, deliveries: { none: { status: "pending" } } };
+    const rows = await this.prisma.alertEvent.findMany({ where: old, select: { id: true }, take: batch });
+    if (rows.length === 0) return 0;
+    const { count } = await this.prisma.alertEvent.deleteMany({ where: { id: { in: rows.map((row) => row.id) }, ...old } });
+    return count;
+  }
+
   async get(accountId: string, id: string): Promise<StoredEvent | null> {
     const row = await this.prisma.alertEvent.findFirst({ where: { id, accountId } });
     return row ? toEvent(row) : null;

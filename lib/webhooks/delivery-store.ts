@@ -16,6 +16,15 @@ export interface ClaimedDelivery {
 export interface DueDelivery {
   id: string;
   endpointId: string;
+  accountId: string;
+}
+
+/** How much of a batch one endpoint and one account may take, and who already has enough in flight. */
+export interface DueShares {
+  perEndpoint: number;
+  perAccount: number;
+  busyEndpoints?: readonly string[];
+  busyAccounts?: readonly string[];
 }
 
 /** How one POST of a claimed delivery went, made at `at`. */
@@ -56,24 +65,34 @@ export class DeliveryStore {
   }
 
   /**
-   * Pending deliveries due at `now` and held by no live lease, the longest waiting first, at most
-   * `perEndpoint` of one endpoint so a slow endpoint's backlog does not fill a batch, and none of the `busy`
-   * endpoints (those the caller already has enough of in flight).
+   * Pending deliveries due at `now` and held by no live lease, the longest waiting first, at most `perEndpoint`
+   * of one endpoint and `perAccount` of one account, so one endpoint's or account's backlog does not fill a
+   * batch, and none of the busy endpoints and accounts (those the caller already has enough of in flight).
    */
-  async due(now: number, limit: number, perEndpoint: number, busy: readonly string[] = []): Promise<DueDelivery[]> {
+  async due(now: number, limit: number, shares: DueShares): Promise<DueDelivery[]> {
+    const { busyEndpoints = [], busyAccounts = [] } = shares;
     const rows = await this.prisma.webhookDelivery.findMany({
-      where: { status: "pending", dueAt: { lte: new Date(now) }, endpoint: { enabled: true }, ...(busy.length > 0 ? { endpointId: { notIn: [...busy] } } : {}) },
+      where: {
+        status: "pending",
+        dueAt: { lte: new Date(now) },
+        endpoint: { enabled: true, ...(busyAccounts.length > 0 ? { accountId: { notIn: [...busyAccounts] } } : {}) },
+        ...(busyEndpoints.length > 0 ? { endpointId: { notIn: [...busyEndpoints] } } : {}),
+      },
       orderBy: { dueAt: "asc" },
       take: limit * 4,
-      select: { id: true, endpointId: true },
+      select: { id: true, endpointId: true, endpoint: { select: { accountId: true } } },
     });
-    const taken = new Map<string, number>();
+    const byEndpoint = new Map<string, number>();
+    const byAccount = new Map<string, number>();
     const due: DueDelivery[] = [];
-    for (const row of rows) {
-      const n = taken.get(row.endpointId) ?? 0;
-      if (n >= perEndpoint) continue;
-      taken.set(row.endpointId, n + 1);
-      due.push(row);
+    for (const { id, endpointId, endpoint } of rows) {
+      const { accountId } = endpoint;
+      const n = byEndpoint.get(endpointId) ?? 0;
+      const m = byAccount.get(accountId) ?? 0;
+      if (n >= shares.perEndpoint || m >= shares.perAccount) continue;
+      byEndpoint.set(endpointId, n + 1);
+      byAccount.set(accountId, m + 1);
+      due.push({ id, endpointId, accountId });
       if (due.length === limit) break;
     }
     return due;

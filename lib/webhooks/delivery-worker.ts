@@ -18,6 +18,9 @@ interface Recording {
 
 const REFILL_DELAY_MS = 5;
 const LEASE_MS = 60_000;
+const DAY_MS = 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_BATCH = 500;
 
 export interface DeliveryWorkerOptions {
   events: EventStore;
@@ -34,9 +37,14 @@ export interface DeliveryWorkerOptions {
   timeoutMs?: number;
   /** How long a claimed delivery stays with this worker: past the timeout and the writes around it. */
   leaseMs?: number;
-  /** POSTs in flight at once, and at most this many to one endpoint. */
+  /** POSTs in flight at once, at most this many to one endpoint, and to one account's endpoints (default half the pool). */
   concurrency?: number;
   perEndpoint?: number;
+  perAccount?: number;
+  /** Events older than this are removed, once an hour, with their deliveries and attempts (EVENT_RETENTION_DAYS). */
+  retentionDays?: number;
+  /** Events removed per statement. */
+  pruneBatch?: number;
   /** Seams for tests (see post-webhook.ts). */
   lookup?: HostLookup;
   alsoPublic?: readonly string[];
@@ -44,7 +52,8 @@ export interface DeliveryWorkerOptions {
 
 /**
  * Delivers webhooks: claims due deliveries under a lease and POSTs them, many at once (a bounded pool, a few
- * per endpoint, so a slow endpoint holds only its own slots), retrying on Standard Webhooks' schedule.
+ * per endpoint and at most half to one account, so slow endpoints hold only their own slots and their account's
+ * share), retrying on Standard Webhooks' schedule. Once an hour it removes events past their retention.
  * kill -9 loses nothing: a claimed delivery stays pending and is due again when its lease ends; the claim
  * keeps any event from reaching one endpoint twice at once.
  */
@@ -54,9 +63,13 @@ export class DeliveryWorker {
   private readonly log: (line: string) => void;
   private readonly concurrency: number;
   private readonly perEndpoint: number;
+  private readonly perAccount: number;
   /** Deliveries being attempted: each settles true when its attempt was recorded. */
   private readonly inFlight = new Map<string, Promise<boolean>>();
   private readonly endpointLoad = new Map<string, number>();
+  private readonly accountLoad = new Map<string, number>();
+  private prunedAt = -Infinity;
+  private pruning: Promise<void> | null = null;
   /** Outcomes waiting to be written, and the writes so far (one at a time). */
   private recording: Recording[] = [];
   private recorded: Promise<void> = Promise.resolve();
@@ -72,6 +85,7 @@ export class DeliveryWorker {
     this.log = options.log ?? console.log;
     this.concurrency = options.concurrency ?? 16;
     this.perEndpoint = options.perEndpoint ?? 4;
+    this.perAccount = options.perAccount ?? Math.max(1, Math.floor(this.concurrency / 2));
     const timeoutMs = options.timeoutMs ?? 10_000;
     // A lease ending mid-POST would let another worker send the same event to the same endpoint at once.
     if ((options.leaseMs ?? LEASE_MS) <= timeoutMs) throw new Error("leaseMs must exceed timeoutMs");
@@ -99,13 +113,15 @@ export class DeliveryWorker {
     if (this.timer) clearTimeout(this.timer);
     if (this.refill) clearTimeout(this.refill);
     await this.filling;
+    await this.pruning;
     await Promise.all(this.inFlight.values());
     await this.poster.close();
   }
 
-  /** Starts what is due now, as far as the pool has room, and waits for it; answers how many were recorded. */
+  /** Starts what is due now, as far as the pool has room, and waits for it (and a prune due); answers how many were recorded. */
   async runOnce(): Promise<number> {
     await this.fill();
+    await this.pruning;
     const recorded = await Promise.all(this.inFlight.values());
     return recorded.filter(Boolean).length;
   }
@@ -143,20 +159,28 @@ export class DeliveryWorker {
   /** Claims what is due, as far as the pool has room, and starts its POSTs. */
   private async fill(): Promise<void> {
     const { deliveries, endpoints, events, now } = this.options;
+    if (!this.pruning && now() - this.prunedAt >= PRUNE_EVERY_MS) {
+      this.prunedAt = now();
+      this.pruning = this.prune(now() - (this.options.retentionDays ?? 30) * DAY_MS).finally(() => (this.pruning = null));
+    }
     const room = this.concurrency - this.inFlight.size;
     if (room <= 0) {
       this.backlog = true;
       return;
     }
-    const busy = [...this.endpointLoad].filter(([, n]) => n >= this.perEndpoint).map(([id]) => id);
-    const due = await deliveries.due(now(), room, this.perEndpoint, busy);
-    // More may be due once slots free: what was found, or what the busy endpoints have waiting.
-    this.backlog = due.length > 0 || busy.length > 0;
-    const load = new Map(this.endpointLoad);
-    const picked = due.filter(({ id, endpointId }) => {
-      const n = load.get(endpointId) ?? 0;
-      if (this.inFlight.has(id) || n >= this.perEndpoint) return false;
-      load.set(endpointId, n + 1);
+    const busyEndpoints = busy(this.endpointLoad, this.perEndpoint);
+    const busyAccounts = busy(this.accountLoad, this.perAccount);
+    const due = await deliveries.due(now(), room, { perEndpoint: this.perEndpoint, perAccount: this.perAccount, busyEndpoints, busyAccounts });
+    // More may be due once slots free: what was found, or what the busy endpoints and accounts have waiting.
+    this.backlog = due.length > 0 || busyEndpoints.length > 0 || busyAccounts.length > 0;
+    const endpointLoad = new Map(this.endpointLoad);
+    const accountLoad = new Map(this.accountLoad);
+    const picked = due.filter(({ id, endpointId, accountId }) => {
+      const n = endpointLoad.get(endpointId) ?? 0;
+      const m = accountLoad.get(accountId) ?? 0;
+      if (this.inFlight.has(id) || n >= this.perEndpoint || m >= this.perAccount) return false;
+      endpointLoad.set(endpointId, n + 1);
+      accountLoad.set(accountId, m + 1);
       return true;
     });
     const claimed = await deliveries.claim(picked.map((d) => d.id), this.owner, now(), this.options.leaseMs ?? LEASE_MS);
@@ -171,13 +195,15 @@ export class DeliveryWorker {
       // Turned off since it was found due: it waits, pending, until its owner turns it on again.
       if (target?.enabled && event) this.begin(delivery, target, event);
     }
-    // Room is left, and the endpoints that reached their share are busy now: the next look finds the others'.
+    // Room is left, and the endpoints and accounts that reached their share are busy now: the next look finds the others'.
     if (this.inFlight.size < this.concurrency) this.fillAgain = true;
   }
 
   private begin(delivery: ClaimedDelivery, target: DeliveryTarget, event: StoredEvent): void {
     const { id, endpointId } = delivery;
-    this.endpointLoad.set(endpointId, (this.endpointLoad.get(endpointId) ?? 0) + 1);
+    const { accountId } = target;
+    adjust(this.endpointLoad, endpointId, 1);
+    adjust(this.accountLoad, accountId, 1);
     const attempt = this.attempt(delivery, target, event)
       .catch((error: unknown) => {
         // The delivery keeps its lease and is tried again once it ends.
@@ -186,12 +212,23 @@ export class DeliveryWorker {
       })
       .finally(() => {
         this.inFlight.delete(id);
-        const left = (this.endpointLoad.get(endpointId) ?? 1) - 1;
-        if (left === 0) this.endpointLoad.delete(endpointId);
-        else this.endpointLoad.set(endpointId, left);
+        adjust(this.endpointLoad, endpointId, -1);
+        adjust(this.accountLoad, accountId, -1);
         if (this.backlog && !this.stopped) this.refillSoon();
       });
     this.inFlight.set(id, attempt);
+  }
+
+  /** Removes the events created before `before` (none with a pending delivery), a batch per statement. */
+  private async prune(before: number): Promise<void> {
+    const batch = this.options.pruneBatch ?? PRUNE_BATCH;
+    try {
+      let removed = 0;
+      for (let n = batch; n === batch; removed += n) n = await this.options.events.prune(before, batch);
+      if (removed > 0) this.log(JSON.stringify({ event: "events_pruned", removed, before: new Date(before).toISOString() }));
+    } catch (error) {
+      this.log(JSON.stringify({ event: "events_prune_error", error: String(error) }));
+    }
   }
 
   /** One POST, recorded with its outcome; answers whether it was (not when the lease was lost meanwhile). */
@@ -222,8 +259,7 @@ export class DeliveryWorker {
         const { delivery, attempt, at } = settlement;
         if (!settled.has(delivery.id) || attempt.ok) continue;
         if (attempt.nextAttemptAt === null) {
-          const error = attempt.error ?? `HTTP ${attempt.statusCode}`;
-          this.log(JSON.stringify({ event: "webhook_failed", delivery: delivery.id, endpoint: target.id, type, attempts: delivery.attempts, error }));
+          this.log(JSON.stringify({ event: "webhook_failed", delivery: delivery.id, endpoint: target.id, type, attempts: delivery.attempts, error: attempt.error }));
         }
         if (await health.failed(target, at)) this.log(JSON.stringify({ event: "webhook_endpoint_disabled", endpoint: target.id, account: target.accountId }));
       }
@@ -232,4 +268,13 @@ export class DeliveryWorker {
     }
     for (const { settlement, done } of batch) done(settled.has(settlement.delivery.id));
   }
+}
+
+/** The keys whose load reached `share`. */
+const busy = (load: Map<string, number>, share: number): string[] => [...load].filter(([, n]) => n >= share).map(([key]) => key);
+
+function adjust(load: Map<string, number>, key: string, by: number): void {
+  const n = (load.get(key) ?? 0) + by;
+  if (n <= 0) load.delete(key);
+  else load.set(key, n);
 }

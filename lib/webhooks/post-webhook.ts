@@ -68,7 +68,8 @@ export function createWebhookPoster(options: PosterOptions): WebhookPoster {
         const location = response.headers.location;
         return outcome(status, `HTTP ${status}: redirects are not followed${location ? ` (Location: ${String(location).slice(0, 200)})` : ""}`);
       }
-      return outcome(status, null);
+      // Said in words too, so the delivery log explains every failed attempt.
+      return outcome(status, status >= 200 && status <= 299 ? null : `HTTP ${status}`);
     } catch (error) {
       if (controller.signal.aborted) return outcome(null, `no answer within ${options.timeoutMs / 1000} s`);
       return outcome(null, describe(error));

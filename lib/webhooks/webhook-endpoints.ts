@@ -4,6 +4,7 @@ import { MAX_ENDPOINTS_PER_ACCOUNT, type webhookCreateBodySchema, type webhookUp
 import type { DeliveryAttempt } from "./delivery-store.ts";
 import type { WebhookEndpoint } from "./endpoint-store.ts";
 import { WebhookError, webhookErrors } from "./webhook-errors.ts";
+import type { WebhookLimits } from "./webhook-limits.ts";
 import { webhookUrlRefusal } from "./webhook-url.ts";
 
 /**
@@ -14,6 +15,8 @@ export interface WebhookContext {
   alerts: AlertKit;
   /** WEBHOOK_ALLOW_PRIVATE_HOSTS: endpoints on loopback and private addresses (tests, closed networks). */
   allowPrivateHosts: boolean;
+  /** How many tests and retries each account may ask for a minute. */
+  limits: WebhookLimits;
 }
 
 /** How long the secret before a roll keeps signing beside the new one, so receivers can switch without a gap. */
@@ -70,8 +73,12 @@ export async function rollSecret(context: WebhookContext, accountId: string, id:
   throw webhookErrors.rollConflict();
 }
 
-/** Emits a `webhook.test` event, delivered to this endpoint only; its id. A disabled endpoint is sent nothing. */
+/**
+ * Emits a `webhook.test` event, delivered to this endpoint only; its id. A disabled endpoint is sent nothing.
+ * Each call counts against the account's tests per minute, refused or not (taken first, so none slips past).
+ */
 export async function sendTestEvent(context: WebhookContext, accountId: string, id: string, now: number): Promise<string> {
+  await context.limits.take("test", accountId);
   const endpoint = await endpointOf(context, accountId, id);
   if (!endpoint.enabled) throw webhookErrors.disabled(endpoint.disabledReason);
   const event = await context.alerts.alerts.emit({ accountId, type: "webhook.test", data: { endpoint_id: id, message: TEST_MESSAGE } }, now);
@@ -105,7 +112,9 @@ export async function deliveryLog(
 
 /**
  * Sends a delivery's event again now. `deliveryId` is an attempt's id from the delivery log (its delivery is
- * sent again), or a delivery's own.
+ * sent again), or a delivery's own. A retry is one more attempt: of a delivery still in its schedule it
+ * takes the next scheduled try's place (counting towards the 8; a failure goes on with the schedule from there),
+ * of one that ended it is a single further try. Each call counts against the account's retries per minute.
  */
 export async function retryDelivery(
   context: WebhookContext,
@@ -114,6 +123,7 @@ export async function retryDelivery(
   deliveryId: string,
   now: number,
 ): Promise<{ eventId: string; status: "queued" | "in_flight" }> {
+  await context.limits.take("retry", accountId);
   const endpoint = await endpointOf(context, accountId, id);
   const delivery = await context.alerts.deliveries.deliveryOf(id, deliveryId);
   if (!delivery) throw webhookErrors.deliveryNotFound();

@@ -26,6 +26,7 @@ export function deliveryWorkerFor(env: Env, prisma: PrismaClient, secret: Buffer
     deliveries: kit.deliveries,
     health,
     allowPrivateHosts: env.WEBHOOK_ALLOW_PRIVATE_HOSTS,
+    retentionDays: env.EVENT_RETENTION_DAYS,
     now,
   });
 }

@@ -99,6 +99,7 @@ const WEBHOOK_STATUS: Record<WebhookErrorCode, ContentfulStatusCode> = {
   delivery_not_found: 404,
   endpoint_disabled: 409,
   roll_conflict: 409,
+  rate_limited: 429,
 };
 
 /**
@@ -107,7 +108,10 @@ const WEBHOOK_STATUS: Record<WebhookErrorCode, ContentfulStatusCode> = {
  */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof WebhookError) return new ApiError(error.code, WEBHOOK_STATUS[error.code], error.message);
+  if (error instanceof WebhookError) {
+    const wait: Record<string, string> = error.retryAfterMs === undefined ? {} : { "Retry-After": String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) };
+    return new ApiError(error.code, WEBHOOK_STATUS[error.code], error.message, wait);
+  }
   if (error instanceof UnavailableError || isRedisUnavailableError(error)) return apiErrors.serviceUnavailable();
   console.error("unexpected error while answering a request", error);
   return apiErrors.internal();

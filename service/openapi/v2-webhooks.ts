@@ -18,6 +18,7 @@ import {
   webhookListSchema,
   webhookUpdateBodySchema,
 } from "../../lib/v2/webhook-schemas.ts";
+import { WEBHOOK_ACTIONS_PER_MINUTE } from "../../lib/webhooks/webhook-limits.ts";
 import { v2Refusals } from "./refusals.ts";
 
 /** The webhook endpoints' and events' paths, and the document's `webhooks`: one payload per event type. */
@@ -34,6 +35,8 @@ const BAD_ENDPOINT =
   "`invalid_body`: not JSON, or not this shape (an unknown or repeated event type, a description over 200 characters, an unknown field); " +
   "`invalid_url`: the URL is not http(s), carries a user name or password, or names localhost or a private, loopback, link-local or reserved address";
 const DISABLED = "`endpoint_disabled`: the endpoint is disabled (by its owner or after 5 days of failures): turn it on first";
+const LIMITED = (perMinute: number, what: string) =>
+  `\`rate_limited\`: the account asked for ${perMinute} ${what} in the last minute; \`Retry-After\` says when the next is allowed`;
 
 export function registerWebhookPaths(path: (config: RouteConfig) => void, security: Record<string, string[]>[]) {
   const tags = ["v2"];
@@ -96,7 +99,10 @@ export function registerWebhookPaths(path: (config: RouteConfig) => void, securi
     summary: "Send a `webhook.test` event to this endpoint only, now",
     description: "The event is also listed by `GET /v2/events`; its delivery shows in the endpoint's delivery log.",
     request: { params: endpointId, query: webhookKeyQuerySchema },
-    responses: { 202: json(testSentSchema, "The event was queued for the endpoint"), ...v2Refusals({ 404: NOT_FOUND, 409: DISABLED }) },
+    responses: {
+      202: json(testSentSchema, "The event was queued for the endpoint"),
+      ...v2Refusals({ 404: NOT_FOUND, 409: DISABLED, 429: LIMITED(WEBHOOK_ACTIONS_PER_MINUTE.test, "tests") }),
+    },
   });
   route({
     method: "get",
@@ -109,14 +115,20 @@ export function registerWebhookPaths(path: (config: RouteConfig) => void, securi
     method: "post",
     path: "/v2/webhooks/{id}/deliveries/{delivery_id}/retry",
     summary: "Send a delivery's event to the endpoint again now (`delivery_id`: an attempt's `id` from the delivery log)",
-    description: "The attempt's delivery is due again at once, with the same `webhook-id`, whether it succeeded, failed for good or waits for its next try.",
+    description:
+      "The attempt's delivery is due again at once, with the same `webhook-id`, whether it succeeded, failed for good or waits for its next try. " +
+      "It is one more attempt: of a delivery still retrying it takes the next scheduled try's place (counting towards the 8); of one that ended, a single further try.",
     request: {
       params: endpointId.extend({ delivery_id: z.string().meta({ description: "An attempt's id from the delivery log" }) }),
       query: webhookKeyQuerySchema,
     },
     responses: {
       202: json(retryQueuedSchema, "Queued"),
-      ...v2Refusals({ 404: `${NOT_FOUND}; \`delivery_not_found\`: no such attempt of this endpoint`, 409: DISABLED }),
+      ...v2Refusals({
+        404: `${NOT_FOUND}; \`delivery_not_found\`: no such attempt of this endpoint`,
+        409: DISABLED,
+        429: LIMITED(WEBHOOK_ACTIONS_PER_MINUTE.retry, "retries"),
+      }),
     },
   });
   route({

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiSchema, operationsOf, type Operation } from "../../dashboard/client/api-reference.ts";
+import { WEBHOOK_ACTIONS_PER_MINUTE } from "../../lib/webhooks/webhook-limits.ts";
 import { openApiDocument } from "../../service/openapi/document.ts";
 import { bulkResultSchema, bulkSubmitAnswerSchema, quotaAnswerSchema, usageAnswerSchema, whitelistAnswerSchema } from "../../service/openapi/v1-schemas.ts";
 import { startTestService, type TestService } from "../support/service.ts";
@@ -162,6 +163,11 @@ describe("the API reference's statuses", () => {
     await expectDocumented("POST", retry, `/v2/webhooks/${id}/deliveries/none/retry?${key}`, {}, { status: 404, type: "delivery_not_found" });
     await expectDocumented("PATCH", "/v2/webhooks/{id}", one, json({ enabled: false }), { status: 200 });
     await expectDocumented("POST", "/v2/webhooks/{id}/test", `/v2/webhooks/${id}/test?${key}`, {}, { status: 409, type: "endpoint_disabled" });
+    // Refused or not, each test and retry counts against the account's allowance for the minute.
+    for (let i = 0; i < WEBHOOK_ACTIONS_PER_MINUTE.test; i++) await svc.get(`/v2/webhooks/${id}/test?${key}`, { method: "POST" });
+    await expectDocumented("POST", "/v2/webhooks/{id}/test", `/v2/webhooks/${id}/test?${key}`, {}, { status: 429, type: "rate_limited" });
+    for (let i = 0; i < WEBHOOK_ACTIONS_PER_MINUTE.retry; i++) await svc.get(`/v2/webhooks/${id}/deliveries/none/retry?${key}`, { method: "POST" });
+    await expectDocumented("POST", retry, `/v2/webhooks/${id}/deliveries/none/retry?${key}`, {}, { status: 429, type: "rate_limited" });
     await expectDocumented("GET", "/v2/events", `/v2/events?${key}&type=nope`, {}, { status: 400, type: "invalid_parameter" });
     await expectDocumented("GET", "/v2/events", `/v2/events?${key}`, {}, { status: 200 });
     for (let i = 0; i < 18; i++) expect((await svc.get(`/v2/webhooks?${key}`, { method: "POST", ...json(hook) })).status).toBe(201);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAlerts, type AlertKit } from "../../lib/alerts/open-alerts.ts";
 import { TEST_MESSAGE } from "../../lib/webhooks/webhook-endpoints.ts";
+import { WEBHOOK_ACTIONS_PER_MINUTE } from "../../lib/webhooks/webhook-limits.ts";
 import { loadServerSecret } from "../../lib/security/secrets.ts";
 import { expectError } from "../support/api-error.ts";
 import { startTestService, type TestService } from "../support/service.ts";
@@ -158,5 +159,31 @@ describe("POST /v2/webhooks/{id}/deliveries/{delivery_id}/retry", () => {
     await expectError(await call(owner.apiKey, "POST", `/v2/webhooks/${id}/deliveries/nope/retry`), 404, "delivery_not_found");
     expect((await call(owner.apiKey, "PATCH", `/v2/webhooks/${id}`, { enabled: false })).status).toBe(200);
     await expectError(await call(owner.apiKey, "POST", `/v2/webhooks/${id}/deliveries/${logged.id}/retry`), 409, "endpoint_disabled");
+  });
+});
+
+describe("the tests and retries an account may ask for", () => {
+  it("are 10 tests and 30 retries a minute, taken before the work, also under concurrency: then 429 rate_limited with Retry-After", async () => {
+    expect(WEBHOOK_ACTIONS_PER_MINUTE).toEqual({ test: 10, retry: 30 });
+    const busy = await svc.account();
+    const calm = await svc.account();
+    const id = await endpoint(busy.apiKey);
+    const answers = await Promise.all(Array.from({ length: 15 }, () => call(busy.apiKey, "POST", `/v2/webhooks/${id}/test`)));
+    expect(answers.map((res) => res.status).sort()).toEqual([...Array(10).fill(202), ...Array(5).fill(429)]);
+    const refused = answers.find((res) => res.status === 429)!;
+    const seconds = Number(refused.headers.get("retry-after"));
+    expect(seconds).toBeGreaterThanOrEqual(1);
+    expect(seconds).toBeLessThanOrEqual(60);
+    await expectError(refused, 429, "rate_limited");
+    // Refused tests wrote nothing: ten events, ten deliveries.
+    expect(await svc.prisma.webhookDelivery.count({ where: { endpointId: id } })).toBe(10);
+    // Another account has its own allowance.
+    await sendTest(calm.apiKey, await endpoint(calm.apiKey));
+
+    const eventId = (await svc.prisma.webhookDelivery.findFirstOrThrow({ where: { endpointId: id } })).eventId;
+    const deliveryId = await attempt(id, eventId, { statusCode: 500, nextAttemptAt: clock + 5_000, error: "HTTP 500" });
+    const retries = await Promise.all(Array.from({ length: 35 }, () => call(busy.apiKey, "POST", `/v2/webhooks/${id}/deliveries/${deliveryId}/retry`)));
+    expect(retries.map((res) => res.status).sort()).toEqual([...Array(30).fill(202), ...Array(5).fill(429)]);
+    await expectError(retries.find((res) => res.status === 429)!, 429, "rate_limited");
   });
 });

@@ -23,7 +23,7 @@ import { iso, v2Endpoint } from "./v2-endpoint.ts";
 /** A webhook request body is a URL, a few event types and a note: far below this. */
 export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
 
-const context = (deps: ApiDeps): WebhookContext => ({ alerts: deps.alerts, allowPrivateHosts: deps.allowPrivateWebhookHosts });
+const context = (deps: ApiDeps): WebhookContext => ({ alerts: deps.alerts, allowPrivateHosts: deps.allowPrivateWebhookHosts, limits: deps.webhookLimits });
 
 /** The `{id}` and `{delivery_id}` of a `/v2/webhooks/{id}/deliveries/{delivery_id}/retry` request (or a shorter one). */
 function idsOf(req: IncomingMessage): { id: string; deliveryId: string } {
