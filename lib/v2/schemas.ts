@@ -110,6 +110,16 @@ export const networkListSchema = z.string().transform((list, ctx) => {
   return names as V2Network[];
 });
 
+/**
+ * A whole number in a query string, in digits only: zod's coercion (`Number()`) would also take `0x10`, `1e2`,
+ * ` 100` or `1.0`, which no client means to send.
+ */
+export const queryInteger = (min: number, max: number) =>
+  z.preprocess(
+    (value) => (typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : value),
+    z.number({ error: `must be a whole number from ${min} to ${max}, written in digits` }).int().min(min).max(max),
+  );
+
 export const apikey = z.string().optional().meta({ description: "The API key (or send Authorization: Bearer <key>)" });
 export const urlParam = z.string().min(1).meta({ description: "A complete http(s) URL, percent-encoded", example: "https://example.com/post" });
 export const flag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");

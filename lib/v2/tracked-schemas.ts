@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apikey, count, flag, networksV2Schema, urlParam } from "./schemas.ts";
+import { apikey, count, flag, networksV2Schema, queryInteger, urlParam } from "./schemas.ts";
 
 /** API v2's tracked URLs and imports: requests and answers (lib/v2/schemas.ts has counts, history and bulk). */
 
@@ -78,7 +78,7 @@ export const trackedListQuerySchema = z.strictObject({
   apikey,
   sort: z.enum(["total", "change_7d", "added"]).default("added"),
   order: z.enum(["desc", "asc"]).default("desc"),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  limit: queryInteger(1, 1000).default(100),
   cursor: z.string().max(200).optional().meta({ description: "next_cursor of the previous page" }),
   q: z
     .string()

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { EVENT_TYPE_NAMES, EVENT_TYPES, type EventType } from "../alerts/alert-types.ts";
 import { WEBHOOK_FORMATS } from "../webhooks/endpoint-store.ts";
 import { MAX_WEBHOOK_URL_LENGTH } from "../webhooks/webhook-url.ts";
-import { apikey, count } from "./schemas.ts";
+import { apikey, count, queryInteger } from "./schemas.ts";
 
 /** API v2's webhook endpoints, their delivery log and the event list: requests and answers. */
 
@@ -84,7 +84,7 @@ export const secretRolledSchema = z
 
 export const webhookKeyQuerySchema = z.strictObject({ apikey });
 
-const pageLimit = z.coerce.number().int().min(1).max(100).default(20).meta({ description: "At most this many (1 to 100, default 20)" });
+const pageLimit = queryInteger(1, 100).default(20).meta({ description: "At most this many (1 to 100, default 20)" });
 const cursor = z.string().max(200).optional().meta({ description: "next_cursor of the previous page" });
 
 export const deliveriesQuerySchema = z.strictObject({ apikey, limit: pageLimit, cursor });

@@ -88,12 +88,20 @@ export async function sendTestEvent(context: WebhookContext, accountId: string, 
 }
 
 /** The cursor of a delivery log page: where the previous one ended. */
-const encodeCursor = (attempt: DeliveryAttempt) => Buffer.from(`${attempt.createdAt}.${attempt.id}`).toString("base64url");
+const encodeCursor = (at: { createdAt: number; id: string }) => Buffer.from(`${at.createdAt}.${at.id}`).toString("base64url");
 
+/** The last millisecond the stores can hold (9999-12-31T23:59:59.999Z); Prisma fails on a later one. */
+const LAST_STORABLE_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** A forged or mangled cursor is refused as a bad parameter, never handed to the store. */
 function decodeCursor(cursor: string): { createdAt: number; id: string } {
-  const match = /^(\d{1,15})\.(.{1,100})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!match) throw new WebhookError("invalid_parameter", "cursor: not a next_cursor of this endpoint's deliveries.");
-  return { createdAt: Number(match[1]), id: match[2]! };
+  const match = /^(\d{1,15})\.([\w-]{1,100})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  const before = match ? { createdAt: Number(match[1]), id: match[2]! } : null;
+  // Base64 decoding skips what is not base64: only a cursor this log could have written is taken.
+  if (!before || before.createdAt > LAST_STORABLE_MS || encodeCursor(before) !== cursor) {
+    throw new WebhookError("invalid_parameter", "cursor: not a next_cursor of this endpoint's deliveries.");
+  }
+  return before;
 }
 
 /** A page of the endpoint's attempts, newest first, and the cursor of the next page (null: none). */

@@ -31,7 +31,13 @@ export function endpoint<Body extends string | StreamedBody = string>(
   readQuery: (url: string) => QueryParams = requestQuery,
 ): Endpoint<Body | string> {
   return async (req) => {
-    const params = readQuery(req.url!);
+    let params: QueryParams;
+    try {
+      // v2's reading refuses a query string it cannot take at its word (a parameter sent twice).
+      params = readQuery(req.url!);
+    } catch (error) {
+      return sendError(toApiError(error));
+    }
     const requested = params.get("callback");
     let callback: string | undefined;
     if (requested !== undefined && requested !== "" && jsonp !== "ignore") {

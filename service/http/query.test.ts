@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalPath, isApiRequest, parsedTarget } from "./paths.ts";
-import { apiKeyParam, parseQuery } from "./query.ts";
+import { apiKeyParam, parseQuery, plainRequestQuery } from "./query.ts";
 
 describe("parseQuery", () => {
   it("decodes ordinary parameters, + as a space", () => {
@@ -64,6 +64,16 @@ describe("parseQuery", () => {
   it("returns an empty map for an empty query", () => {
     expect(parseQuery("").size).toBe(0);
     expect(parseQuery("&&&").size).toBe(0);
+  });
+});
+
+describe("plainRequestQuery (v2)", () => {
+  it("refuses a parameter sent twice, also with the same value, where v1's reading keeps the first", () => {
+    expect(() => plainRequestQuery("/v2/events?limit=1&limit=2")).toThrow(/^limit: sent more than once/);
+    expect(() => plainRequestQuery("/v2/events?type=a&type=a")).toThrow(/^type: sent more than once/);
+    expect(() => plainRequestQuery("/v2/events?cursor&cursor=")).toThrow(/^cursor: sent more than once/);
+    expect(parseQuery("limit=1&limit=2").get("limit")).toBe("1");
+    expect([...plainRequestQuery("/v2/events?limit=1&type=a&&apiKey=K&apikey=K")]).toEqual([["limit", "1"], ["type", "a"], ["apiKey", "K"], ["apikey", "K"]]);
   });
 });
 

@@ -1,3 +1,5 @@
+import { ApiError } from "./errors.ts";
+
 /**
  * Query-string parsing that tolerates what real clients send: `apiKey` for `apikey`, bytes that are not
  * UTF-8, and a `url` that was not percent-encoded (`?url=http://a.com/x?y=1&z=2&apikey=K`), whose own
@@ -54,6 +56,7 @@ export function requestQuery(url: string): QueryParams {
 /**
  * A query string read the standard way, for v2: no v1 client sends to it, so a `url` must be percent-encoded
  * and nothing after it is taken back into it (an unknown parameter is reported instead: see validQuery).
+ * A parameter sent twice is refused: which of `limit=1&limit=2` the client meant is anyone's guess.
  */
 export function plainRequestQuery(url: string): QueryParams {
   const start = url.indexOf("?");
@@ -63,7 +66,11 @@ export function plainRequestQuery(url: string): QueryParams {
     if (part.length === 0) continue;
     const eq = part.indexOf("=");
     const key = decode(eq === -1 ? part : part.slice(0, eq));
-    if (!params.has(key)) params.set(key, decode(eq === -1 ? "" : part.slice(eq + 1)));
+    if (params.has(key)) {
+      const name = key.length > 64 ? `${key.slice(0, 64)}…` : key;
+      throw new ApiError("invalid_parameter", 400, `${name}: sent more than once; send each parameter once.`);
+    }
+    params.set(key, decode(eq === -1 ? "" : part.slice(eq + 1)));
   }
   return params;
 }

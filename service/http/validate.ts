@@ -24,9 +24,11 @@ const IGNORED = new Set(["_", "apiKey"]);
 
 /**
  * The query string checked against an endpoint's schema (the one its OpenAPI description is generated
- * from); an empty value counts as absent, so `limit=` takes the default.
+ * from); an empty value counts as absent, so `limit=` takes the default. An empty `cursor` is refused: it is
+ * what a client sends for a null next_cursor, and taken as absent it would start over at the first page forever.
  */
 export function validQuery<S extends z.ZodType>(schema: S, params: QueryParams): z.output<S> {
+  if (params.get("cursor") === "") throw new ApiError("invalid_parameter", 400, "cursor: empty; leave it out for the first page (a next_cursor of null means there are no more).");
   const given = Object.fromEntries([...params].filter(([name, value]) => value !== "" && !IGNORED.has(name)));
   const parsed = schema.safeParse(given);
   if (!parsed.success) throw invalidParameter(parsed.error);

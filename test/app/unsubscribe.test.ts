@@ -58,14 +58,29 @@ describe("one-click unsubscribe", () => {
     expect(forged.status).toBe(400);
     expect((await forged.json()).Type).toBe("invalid_token");
 
-    const oneClick = await fetch(local(link!), {
-      method: "POST",
-      body: "List-Unsubscribe=One-Click",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://mail.provider.example" },
-    });
+    // Neither form encoding: refused, and nothing turned off.
+    const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+      fetch(local(link!), { method: "POST", body, headers: { Origin: "https://mail.provider.example", ...headers } });
+    const plain = await post("List-Unsubscribe=One-Click", { "Content-Type": "text/plain" });
+    expect([plain.status, (await plain.json()).Type]).toEqual([415, "unsupported_media_type"]);
+    const broken = await post("List-Unsubscribe=One-Click", { "Content-Type": "multipart/form-data; boundary=x" });
+    expect([broken.status, (await broken.json()).Type]).toEqual([400, "invalid_body"]);
+    // Over the 1 KB cap, multipart too: refused before the body is read.
+    const padded = new FormData();
+    padded.set("List-Unsubscribe", "One-Click");
+    padded.set("padding", "x".repeat(2048));
+    expect((await post(padded)).status).toBe(413);
+    expect((await kit.settings.of(id)).email).toContain("quota.warning");
+
+    // RFC 8058's POST SHOULD be multipart/form-data (as `curl -F 'List-Unsubscribe=One-Click'` sends it).
+    const form = new FormData();
+    form.set("List-Unsubscribe", "One-Click");
+    const oneClick = await post(form);
     expect(oneClick.status).toBe(200);
     const settings = await kit.settings.of(id);
     expect(settings.email).not.toContain("quota.warning");
     expect(settings.email).toContain("quota.exhausted");
+    // It MAY be urlencoded, as the page's form sends it.
+    expect((await post("List-Unsubscribe=One-Click", { "Content-Type": "application/x-www-form-urlencoded" })).status).toBe(200);
   });
 });

@@ -92,4 +92,20 @@ describe("GET /v2/events", () => {
     await expectError(await svc.get("/v2/events"), 401, "missing_api_key");
     expect((await events(apiKey, `?cursor=${ids[2]}`)).data.map((e) => e.id)).toEqual(ids.slice(0, 2).reverse());
   });
+
+  it("refuses a parameter sent twice, a limit not written in plain digits and an empty cursor, naming the parameter", async () => {
+    const { apiKey } = await accountWithEvents();
+    const refused = async (query: string, message: RegExp) => {
+      const res = await svc.get(`/v2/events${query}`, bearer(apiKey));
+      expect((await expectError(res, 400, "invalid_parameter")).Error).toMatch(message);
+    };
+    await refused("?type=quota.warning&type=bulk.completed", /^type: sent more than once/);
+    await refused("?limit=1&limit=2", /^limit: sent more than once/);
+    await refused("?limit=2&limit=2", /^limit: sent more than once/);
+    for (const limit of ["0x10", "1e2", "%20100", "100%20", "1.0", "+5", "-1"]) await refused(`?limit=${limit}`, /^limit: must be a whole number from 1 to 100, written in digits/);
+    await refused("?cursor=", /^cursor: empty/);
+    await refused("?cursor", /^cursor: empty/);
+    expect((await events(apiKey, "?limit=007")).data).toHaveLength(7);
+    expect((await events(apiKey, "?limit=")).data).toHaveLength(7);
+  });
 });

@@ -111,15 +111,22 @@ describe("GET /v2/webhooks/{id}/deliveries", () => {
     expect(log.data[0]).toMatchObject({ status_code: 204, ok: true, error: null, next_attempt_at: null });
 
     const pages: string[] = [];
-    let cursor: string | null = "";
-    while (cursor !== null) {
-      const page: { data: { id: string }[]; next_cursor: string | null } = await (await call(apiKey, "GET", `/v2/webhooks/${id}/deliveries?limit=2&cursor=${cursor}`)).json();
+    let cursor: string | null = null;
+    do {
+      const page: { data: { id: string }[]; next_cursor: string | null } = await (await call(apiKey, "GET", `/v2/webhooks/${id}/deliveries?limit=2${cursor ? `&cursor=${cursor}` : ""}`)).json();
       expect(page.data.length).toBeLessThanOrEqual(2);
       pages.push(...page.data.map((a) => a.id));
       cursor = page.next_cursor;
-    }
+    } while (cursor !== null);
     expect(pages).toEqual(log.data.map((a: { id: string }) => a.id));
     await expectError(await call(apiKey, "GET", `/v2/webhooks/${id}/deliveries?cursor=nope`), 400, "invalid_parameter");
+    // Forged cursors: past the year 9999 (which the stores cannot hold), a NUL in the id, base64 with junk in it.
+    const forged = (text: string) => Buffer.from(text).toString("base64url");
+    const valid = forged(`${first}.${log.data[1].id}`);
+    for (const cursor of [forged(`253402300800000.${log.data[1].id}`), forged(`${first}.a\u0000b`), `${valid}!`, `!${valid}`, forged(`0${first}.${log.data[1].id}`)]) {
+      await expectError(await call(apiKey, "GET", `/v2/webhooks/${id}/deliveries?cursor=${encodeURIComponent(cursor)}`), 400, "invalid_parameter");
+    }
+    expect((await call(apiKey, "GET", `/v2/webhooks/${id}/deliveries?cursor=${valid}`)).status).toBe(200);
     await expectError(await call(apiKey, "GET", `/v2/webhooks/${id}/deliveries?limit=101`), 400, "invalid_parameter");
     await expectError(await call(apiKey, "GET", `/v2/webhooks/${id}/deliveries?since=1`), 400, "invalid_parameter");
   });

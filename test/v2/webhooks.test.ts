@@ -36,6 +36,7 @@ describe("POST /v2/webhooks", () => {
     const { apiKey } = await svc.account();
     const res = await create(apiKey, { url: "https://example.com/in", events: ["quota.warning", "tracked_url.spike"], description: "ops channel" });
     expect(res.status).toBe(201);
+    expect(res.headers.get("cache-control")).toBe("no-store");
     const body = await res.json();
     expect(body).toEqual({
       id: expect.stringMatching(/^we_/),
@@ -150,6 +151,7 @@ describe("POST /v2/webhooks/{id}/secret", () => {
     const { id, secret: first } = await created(apiKey);
     const res = await call(apiKey, "POST", `/v2/webhooks/${id}/secret`);
     expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
     const rolled = await res.json();
     expect(rolled).toEqual({ id, secret: expect.stringMatching(/^whsec_/), previous_secret_expires_at: new Date(clock + 24 * HOUR).toISOString() });
     expect(rolled.secret).not.toBe(first);

@@ -27,10 +27,14 @@ function pageFor(request: NextRequest, done: boolean): URL {
 export async function POST(request: NextRequest) {
   const target = unsubscribeTarget(request.nextUrl.searchParams.get("token") ?? "");
   if (!target) return error(400, "invalid_token", "This unsubscribe link is not valid: open it from the mail again, or change your alert settings in the dashboard.");
-  const body = (await request.text()).trim();
-  if (new URLSearchParams(body).get("List-Unsubscribe") !== "One-Click") {
-    return error(400, "invalid_body", `Send ${ONE_CLICK} as the form body.`);
+  // RFC 8058: the POST should be multipart/form-data and may be urlencoded (as the page's form sends it).
+  const type = (request.headers.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase();
+  if (type !== "multipart/form-data" && type !== "application/x-www-form-urlencoded") {
+    return error(415, "unsupported_media_type", `Send ${ONE_CLICK} as multipart/form-data or application/x-www-form-urlencoded.`);
   }
+  // The body is at most UNSUBSCRIBE_MAX_BYTES: the server refuses a longer one before it gets here (request-guard.ts).
+  const form = await request.formData().catch(() => null);
+  if (form?.get("List-Unsubscribe") !== "One-Click") return error(400, "invalid_body", `Send ${ONE_CLICK} as the form body.`);
   await unsubscribe(target);
   // The page's form wants a page back; a mail provider only the status.
   if ((request.headers.get("accept") ?? "").includes("text/html")) return NextResponse.redirect(pageFor(request, true), 303);

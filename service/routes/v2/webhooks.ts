@@ -23,6 +23,9 @@ import { iso, v2Endpoint } from "./v2-endpoint.ts";
 /** A webhook request body is a URL, a few event types and a note: far below this. */
 export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
 
+/** An answer carrying a secret: no cache along the way may keep it. */
+const SECRET_HEADERS = { headers: { "Cache-Control": "no-store" } };
+
 const context = (deps: ApiDeps): WebhookContext => ({ alerts: deps.alerts, allowPrivateHosts: deps.allowPrivateWebhookHosts, limits: deps.webhookLimits });
 
 /** The `{id}` and `{delivery_id}` of a `/v2/webhooks/{id}/deliveries/{delivery_id}/retry` request (or a shorter one). */
@@ -53,7 +56,7 @@ export const v2CreateWebhookHandler = (deps: ApiDeps) =>
     validQuery(webhookKeyQuerySchema, params);
     const body = await readJsonBody(req, webhookCreateBodySchema, MAX_WEBHOOK_BODY_BYTES);
     const { endpoint, secret } = await createEndpoint(context(deps), account.id, body, deps.clock.now());
-    return send(201, { ...endpointJson(endpoint), secret });
+    return send(201, { ...endpointJson(endpoint), secret }, SECRET_HEADERS);
   });
 
 /** GET /v2/webhooks: the account's endpoints, oldest first, without secrets. */
@@ -92,7 +95,7 @@ export const v2RollWebhookSecretHandler = (deps: ApiDeps) =>
     validQuery(webhookKeyQuerySchema, params);
     const { id } = idsOf(req);
     const rolled = await rollSecret(context(deps), account.id, id, deps.clock.now());
-    return send(200, { id, secret: rolled.secret, previous_secret_expires_at: iso(rolled.previousUntil) });
+    return send(200, { id, secret: rolled.secret, previous_secret_expires_at: iso(rolled.previousUntil) }, SECRET_HEADERS);
   });
 
 /** POST /v2/webhooks/{id}/test: a `webhook.test` event to this endpoint only, sent at once. */
