@@ -1,8 +1,9 @@
 import { isIP } from "node:net";
 import { performance } from "node:perf_hooks";
-import { request, type Dispatcher } from "undici";
+import { request } from "undici";
 import { createGuardedAgent, HostNotFound, RefusedAddress, type HostLookup } from "../net/guarded-agent.ts";
 import { addressAllowed, hostRefusal, type AddressPolicy } from "../net/public-address.ts";
+import { settleOrAbort } from "../net/settle-or-abort.ts";
 import type { WebhookRequest } from "./payload.ts";
 
 /** How one POST went, as the attempt log keeps it. */
@@ -61,7 +62,7 @@ export function createWebhookPoster(options: PosterOptions): WebhookPoster {
     const timer = setTimeout(() => controller.abort(new TimedOut()), options.timeoutMs);
     try {
       const pending = request(target, { dispatcher: agent, method: "POST", headers: webhook.headers, body: webhook.body, signal: controller.signal });
-      const response = await beforeAbort(pending, controller.signal);
+      const response = await settleOrAbort(pending, controller.signal);
       await response.body.dump({ limit: BODY_READ_LIMIT, signal: controller.signal }).catch(() => {});
       const status = response.statusCode;
       if (status >= 300 && status <= 399) {
@@ -89,26 +90,6 @@ function refusalOf(hostname: string, policy: AddressPolicy): string | null {
   return refusal ? `refused host ${hostname}: ${refusal}` : null;
 }
 
-/** undici applies an abort only once connected: without this a slow DNS answer or connect outlasts the limit. */
-function beforeAbort(pending: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      reject(signal.reason);
-      pending.then((late) => late.body.destroy(), () => {});
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    pending.then(
-      (response) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(response);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 /** A connection failure in words for the delivery log. */
 function describe(error: unknown): string {

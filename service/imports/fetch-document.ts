@@ -4,6 +4,7 @@ import { counted, gunzipped, limited } from "./document-body.ts";
 import { createGuardedAgent, HostNotFound, RefusedAddress, type HostLookup } from "../../lib/net/guarded-agent.ts";
 import { documentAt, ImportError, ImportStopped, type DocumentKind } from "./import-error.ts";
 import { hostRefusal, type AddressPolicy } from "../../lib/net/public-address.ts";
+import { discard, settleOrAbort } from "../../lib/net/settle-or-abort.ts";
 import type { SourceLimits } from "./source-limits.ts";
 
 const MAX_REDIRECTS = 5;
@@ -117,34 +118,7 @@ function parseUrl(input: string, kind: DocumentKind): URL {
 }
 
 /** Closes a body that will not be read (further); undici reports that as an error no one needs to hear. */
-function discard(body: Dispatcher.ResponseData["body"]) {
-  body.on("error", () => {});
-  body.destroy();
-}
-
 const firstHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-
-/** undici applies an abort only once connected: without this, a slow DNS answer or connect outlasts the limit. */
-function settleOrAbort(pending: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      reject(signal.reason);
-      pending.then((late) => discard(late.body), () => {});
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    pending.then(
-      (response) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(response);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 const FAILURES: Record<string, string> = {
   ECONNREFUSED: "could not be fetched: the server refused the connection",
