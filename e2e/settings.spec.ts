@@ -107,7 +107,7 @@ test("signs out everywhere else", async ({ signedIn: page, account, browser }) =
   await expect(page.getByRole("button", { name: "Sign out everywhere else" })).toBeDisabled();
   for (const other of others) {
     // A click in the already loaded page: its next request finds no session.
-    await other.getByRole("link", { name: "Settings" }).click();
+    await other.getByRole("link", { name: "Settings", exact: true }).click();
     await expect(other).toHaveURL(/\/sign-in\?next=%2Fdashboard%2Fsettings$/);
     await other.context().close();
   }
