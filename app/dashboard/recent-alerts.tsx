@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Card } from "@/components/ui/card";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { describeMark } from "@/dashboard/client/alerts/marks";
+import { urlViewHref } from "@/dashboard/client/tracked/url-view";
 import { dashboard } from "@/dashboard/server/context";
 import { accountApi } from "@/dashboard/server/overview";
 import { alertMarks } from "@/dashboard/server/webhooks-api";
@@ -9,7 +10,6 @@ import { displayUrl } from "@/lib/urls/display-url";
 
 const DAYS = 30;
 const SHOWN = 5;
-const urlPage = (url: string) => `/dashboard/urls/view?url=${encodeURIComponent(url)}`;
 
 /**
  * The overview's latest spikes and milestones, each linking to its URL's charts (where they are marked). Rendered
@@ -33,7 +33,7 @@ export async function RecentAlerts({ accountId }: { accountId: string }) {
             .reverse()
             .map((mark) => (
               <li key={mark.id} className="py-2 text-sm">
-                <Link href={urlPage(mark.url)} className="block truncate text-brand-700 hover:underline" title={mark.url}>
+                <Link href={urlViewHref(mark.url)} className="block truncate text-brand-700 hover:underline" title={mark.url}>
                   {displayUrl(mark.url).replace(/^https?:\/\//, "")}
                 </Link>
                 <span className="text-slate-600">

@@ -26,11 +26,11 @@ export function summaryOf(event: StoredEvent): { title: string; lines: string[];
     case "tracked_url.spike": {
       const spike = event.data as StoredEvent<"tracked_url.spike">["data"];
       const where = spike.network === "all" ? "" : ` (most on ${spike.network})`;
-      return { title, lines: [`${spike.url} grew from ${n(spike.from)} to ${n(spike.to)} shares and reactions within ${spike.window_hours} hours${where}.`], path: "/dashboard/urls" };
+      return { title, lines: [`${spike.url} grew from ${n(spike.from)} to ${n(spike.to)} shares and reactions within ${spike.window_hours} hours${where}.`], path: urlView(spike.url) };
     }
     case "tracked_url.milestone": {
       const mark = event.data as StoredEvent<"tracked_url.milestone">["data"];
-      return { title, lines: [`${mark.url} passed ${n(mark.milestone)} shares and reactions (now ${n(mark.total)}).`], path: "/dashboard/urls" };
+      return { title, lines: [`${mark.url} passed ${n(mark.milestone)} shares and reactions (now ${n(mark.total)}).`], path: urlView(mark.url) };
     }
     case "network.degraded":
     case "network.recovered": {
@@ -42,3 +42,6 @@ export function summaryOf(event: StoredEvent): { title: string; lines: string[];
       return { title, lines: [JSON.stringify(d).slice(0, 400)], path: "/dashboard" };
   }
 }
+
+/** The dashboard's view of one tracked URL, its chart marking the event. */
+const urlView = (url: string) => `/dashboard/urls/view?url=${encodeURIComponent(url)}`;
