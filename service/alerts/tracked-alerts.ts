@@ -6,7 +6,8 @@ import type { ObservedValues } from "../../lib/history/observed.ts";
 import { quotaDay } from "../../lib/quota/day.ts";
 import type { HistoryStore } from "../../lib/store/history.ts";
 import { Background } from "./fire-and-forget.ts";
-import { emptyTotals, observe, SPIKE_WINDOW_HOURS, type Step, type UrlTotals } from "./url-totals.ts";
+import { emptyTotals, observe, SPIKE_WINDOW_HOURS, type Step } from "./url-totals.ts";
+import { WatchIndex } from "./watch-index.ts";
 
 /** An account's spike thresholds. */
 interface Thresholds {
@@ -40,19 +41,13 @@ interface Pending {
  * (every network observed, whatever an account shows).
  */
 export class TrackedAlerts {
-  /**
-   * Tracked URL id → the accounts tracking it: one account as its id itself, several as a list. Ids are interned,
-   * so 100,000 tracked URLs add no objects of their own for the garbage collector to walk on every observation.
-   */
-  private readonly watchers = new Map<number, string | string[]>();
-  private readonly accountIds = new Map<string, string>();
+  private readonly watched = new WatchIndex();
   private thresholds = new Map<string, Thresholds>();
   /** When the last read was made (null: nothing read yet): the next reads the rows added since. */
   private readAt: number | null = null;
   private refreshedAt = -Infinity;
   private changed = false;
   private refreshing: Promise<void> | null = null;
-  private readonly totals = new Map<number, UrlTotals>();
   private readonly unseeded = new Map<number, Pending[]>();
   private seeding: Promise<void> | null = null;
   private readonly background = new Background("tracked URL alert");
@@ -73,10 +68,9 @@ export class TrackedAlerts {
   readonly observed = (urlId: number, url: string, at: number, values: ObservedValues): void => {
     const age = at - this.refreshedAt;
     if (age >= WATCHERS_REFRESH_MS || (this.changed && age >= CHANGED_REFRESH_MS)) this.refresh(at);
-    const watchers = this.watchers.get(urlId);
-    if (!watchers) return;
-    const totals = this.totals.get(urlId);
-    if (totals) return this.judge(urlId, url, at, observe(totals, at, values), watchers);
+    const watch = this.watched.get(urlId);
+    if (!watch) return;
+    if (watch.totals) return this.judge(urlId, url, at, observe(watch.totals, at, values), watch.accounts);
     const waiting = this.unseeded.get(urlId);
     if (waiting) waiting.push({ url, at, values });
     else this.unseeded.set(urlId, [{ url, at, values }]);
@@ -111,15 +105,7 @@ export class TrackedAlerts {
       this.prisma.alertSettings.findMany({ select: { accountId: true, spikeMinIncrease: true, spikeRatio: true } }),
     ]);
     this.thresholds = new Map(settings.map((row) => [row.accountId, { minIncrease: row.spikeMinIncrease, ratio: row.spikeRatio }]));
-    for (const row of rows) {
-      let accountId = this.accountIds.get(row.accountId);
-      if (accountId === undefined) this.accountIds.set(row.accountId, (accountId = row.accountId));
-      const known = this.watchers.get(row.urlId);
-      if (known === undefined) this.watchers.set(row.urlId, accountId);
-      else if (typeof known === "string") {
-        if (known !== accountId) this.watchers.set(row.urlId, [known, accountId]);
-      } else if (!known.includes(accountId)) known.push(accountId);
-    }
+    for (const row of rows) this.watched.add(row.urlId, row.accountId);
     this.readAt = now;
   }
 
@@ -137,9 +123,9 @@ export class TrackedAlerts {
         const seen = new Set(pending.map((p) => p.at));
         // The history holds the waiting observations already (recorded before they were judged).
         for (const point of points.get(id) ?? []) if (!seen.has(point.at)) observe(totals, point.at, point.values);
-        this.totals.set(id, totals);
-        const watchers = this.watchers.get(id) ?? [];
-        for (const p of pending) this.judge(id, p.url, p.at, observe(totals, p.at, p.values), watchers);
+        const watch = this.watched.get(id)!;
+        watch.totals = totals;
+        for (const p of pending) this.judge(id, p.url, p.at, observe(totals, p.at, p.values), watch.accounts);
       }
     }
   }
