@@ -48,48 +48,28 @@ export function SpikeForm({ saved }: { saved: AlertPreferences }) {
         hours before. It applies to mail and webhooks alike.
       </p>
       <div className="mt-3 flex flex-wrap items-start gap-4">
-        <div>
-          <label htmlFor="spike-min-increase" className="block text-sm font-medium">
-            Growth of at least
-          </label>
-          <input
-            id="spike-min-increase"
-            type="number"
-            inputMode="numeric"
-            min={minIncrease.min}
-            max={minIncrease.max}
-            step={1}
-            value={increase}
-            onChange={(event) => setIncrease(event.target.value)}
-            aria-invalid={wrong.increase !== null}
-            aria-describedby="spike-min-increase-hint"
-            className={inputClass}
-          />
-          <p id="spike-min-increase-hint" className={`mt-1 text-xs ${wrong.increase ? "text-red-700" : "text-slate-500"}`}>
-            {wrong.increase ?? "Shares, reactions and the like."}
-          </p>
-        </div>
-        <div>
-          <label htmlFor="spike-ratio" className="block text-sm font-medium">
-            And at least × the count before
-          </label>
-          <input
-            id="spike-ratio"
-            type="number"
-            inputMode="decimal"
-            min={ratio.min}
-            max={ratio.max}
-            step={0.1}
-            value={times}
-            onChange={(event) => setTimes(event.target.value)}
-            aria-invalid={wrong.ratio !== null}
-            aria-describedby="spike-ratio-hint"
-            className={inputClass}
-          />
-          <p id="spike-ratio-hint" className={`mt-1 text-xs ${wrong.ratio ? "text-red-700" : "text-slate-500"}`}>
-            {wrong.ratio ?? `${ratio.min} or more: 2 means doubled.`}
-          </p>
-        </div>
+        <ThresholdField
+          id="spike-min-increase"
+          label="Growth of at least"
+          inputMode="numeric"
+          limits={minIncrease}
+          step={1}
+          value={increase}
+          onChange={setIncrease}
+          error={wrong.increase}
+          hint="Shares, reactions and the like."
+        />
+        <ThresholdField
+          id="spike-ratio"
+          label="And at least × the count before"
+          inputMode="decimal"
+          limits={ratio}
+          step={0.1}
+          value={times}
+          onChange={setTimes}
+          error={wrong.ratio}
+          hint={`${ratio.min} or more: 2 means doubled.`}
+        />
       </div>
       {save.isError && (
         <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
@@ -105,5 +85,43 @@ export function SpikeForm({ saved }: { saved: AlertPreferences }) {
         </p>
       </div>
     </form>
+  );
+}
+
+/** One threshold: its label, a number input, and its hint or, when the value is wrong, why. */
+function ThresholdField(props: {
+  id: string;
+  label: string;
+  inputMode: "numeric" | "decimal";
+  limits: { min: number; max: number };
+  step: number;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | null;
+  hint: string;
+}) {
+  const { id, error } = props;
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {props.label}
+      </label>
+      <input
+        id={id}
+        type="number"
+        inputMode={props.inputMode}
+        min={props.limits.min}
+        max={props.limits.max}
+        step={props.step}
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value)}
+        aria-invalid={error !== null}
+        aria-describedby={`${id}-hint`}
+        className={inputClass}
+      />
+      <p id={`${id}-hint`} className={`mt-1 text-xs ${error ? "text-red-700" : "text-slate-500"}`}>
+        {error ?? props.hint}
+      </p>
+    </div>
   );
 }
