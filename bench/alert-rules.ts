@@ -53,7 +53,8 @@ export async function measureRules(): Promise<{ cpuPerObservationOnUs: number; c
       const added = await store.tracked.add(accountId, [...ids.values()], TRACKED, T0 - DAY);
       if (!added.ok) throw new Error("tracked URL limit");
     }
-    const rules = new TrackedAlerts(prisma, store.history, openAlerts(prisma, Buffer.alloc(32, 7), "http://localhost").alerts, "UTC");
+    const kit = openAlerts(prisma, Buffer.alloc(32, 7), "http://localhost");
+    const rules = new TrackedAlerts({ tracked: store.tracked, history: store.history, settings: kit.settings, alerts: kit.alerts, timeZone: "UTC" });
     const recorders = { on: new HistoryRecorder(store.history, rules.observed), off: new HistoryRecorder(store.history) };
     let clock = T0;
     const pass = { on: 0, off: 0 };

@@ -103,7 +103,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   // Accounts' events, webhooks and mail go through Prisma: they are rare beside queries.
   const prisma = createPrisma(env.DATABASE_URL);
   const secret = loadServerSecret(env);
-  const alerting = openAlerting(env, prisma, secret, store.history, { worker: options.worker !== false, now });
+  const alerting = openAlerting(env, prisma, secret, store, { worker: options.worker !== false, now });
   const webhooks = options.worker === false ? null : deliveryWorkerFor(env, prisma, secret, alerting.kit, now);
   const quota = alertingQuota(
     redis ? new RedisQuotaCounter(redis, store.usage, store.bulk, env.REDIS_PREFIX) : storeQuotaCounter(store.usage, store.bulk),

@@ -38,6 +38,16 @@ export class AlertSettings {
     return preferencesOf(await db.alertSettings.findUnique({ where: { accountId } }));
   }
 
+  /** The spike thresholds of every account that changed them (the rest have the defaults). */
+  async spikeThresholds(): Promise<Map<string, { minIncrease: number; ratio: number }>> {
+    // Raw: read every few minutes by every API process, where a query through the engine costs a millisecond.
+    const { spikeMinIncrease, spikeRatio } = DEFAULT_PREFERENCES;
+    const rows = await this.prisma.$queryRaw<{ account_id: string; spike_min_increase: number; spike_ratio: number }[]>`
+      SELECT account_id, spike_min_increase, spike_ratio FROM alert_settings
+      WHERE spike_min_increase <> ${spikeMinIncrease} OR spike_ratio <> ${spikeRatio}`;
+    return new Map(rows.map((row) => [row.account_id, { minIncrease: Number(row.spike_min_increase), ratio: Number(row.spike_ratio) }]));
+  }
+
   /** Changes what `change` names; the rest stays. */
   async update(accountId: string, change: Partial<AlertPreferences>): Promise<AlertPreferences> {
     const data = {

@@ -66,7 +66,9 @@ export const isEmpty = (values: ObservedValues) => OBSERVED_NETWORKS.every((netw
 export function headlineOf<N extends ObservedNetwork>(network: N, value: ObservedValue<N>): number {
   if (typeof value === "number") return value;
   const fields: readonly string[] = HEADLINE_FIELDS[idOf(network)];
-  return fields.reduce((sum, field) => sum + (value as Record<string, number>)[field]!, 0);
+  let sum = 0;
+  for (const field of fields) sum += (value as Record<string, number>)[field]!;
+  return sum;
 }
 
 /** The values of these networks only (null: all of them): what an account's totals and changes sum. */

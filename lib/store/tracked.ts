@@ -116,6 +116,8 @@ export interface TrackedStore {
    * counted within a minute even while the schedule runs behind), then the most overdue.
    */
   claimDue(now: number, max: number, leaseMs: number, token: string): Promise<DueRefresh[]>;
+  /** Every (URL, account) tracking pair added at or after `since` (all of them when null): the alerts' index. */
+  trackingSince(since: number | null): Promise<{ urlId: number; accountId: string }[]>;
   /** Who tracks each URL. */
   trackersOf(urlIds: readonly number[]): Promise<Map<number, Tracker[]>>;
   /**

@@ -3,7 +3,7 @@ import type { PrismaClient } from "../../lib/db/prisma.ts";
 import { openAlerts, type AlertKit } from "../../lib/alerts/open-alerts.ts";
 import { mailSettings } from "../../lib/mail/mail-env.ts";
 import { openOutbox } from "../../lib/mail/outbox.ts";
-import type { HistoryStore } from "../../lib/store/history.ts";
+import type { Store } from "../../lib/store/store.ts";
 import type { NetworkHealthEntry } from "../networks/health.ts";
 import { BulkAlerts } from "./bulk-alerts.ts";
 import { Digests } from "./digest.ts";
@@ -25,14 +25,14 @@ export interface Alerting {
   stop(): Promise<void>;
 }
 
-export function openAlerting(env: Env, prisma: PrismaClient, secret: Buffer, history: HistoryStore, options: { worker: boolean; now: () => number }): Alerting {
+export function openAlerting(env: Env, prisma: PrismaClient, secret: Buffer, store: Pick<Store, "history" | "tracked">, options: { worker: boolean; now: () => number }): Alerting {
   const { now, worker } = options;
   const origin = mailSettings(env).linkOrigin;
   const kit = openAlerts(prisma, secret, origin);
   const alerting: Alerting = {
     kit,
     quota: new QuotaAlerts(kit.alerts, now),
-    tracked: new TrackedAlerts(prisma, history, kit.alerts, env.QUOTA_TIMEZONE),
+    tracked: new TrackedAlerts({ tracked: store.tracked, history: store.history, settings: kit.settings, alerts: kit.alerts, timeZone: env.QUOTA_TIMEZONE }),
     bulk: worker ? new BulkAlerts(prisma, kit.alerts, now) : null,
     networks: null,
     digests: worker

@@ -1,10 +1,10 @@
 import { MILESTONES } from "../../lib/alerts/alert-types.ts";
 import type { Alerts, Emitted } from "../../lib/alerts/alerts.ts";
-import { DEFAULT_PREFERENCES } from "../../lib/alerts/alert-settings.ts";
-import type { PrismaClient } from "../../lib/db/prisma.ts";
+import { DEFAULT_PREFERENCES, type AlertSettings } from "../../lib/alerts/alert-settings.ts";
 import type { ObservedValues } from "../../lib/history/observed.ts";
 import { quotaDay } from "../../lib/quota/day.ts";
 import type { HistoryStore } from "../../lib/store/history.ts";
+import type { TrackedStore } from "../../lib/store/tracked.ts";
 import { Background } from "./fire-and-forget.ts";
 import { emptyTotals, observe, SPIKE_WINDOW_HOURS, type Step } from "./url-totals.ts";
 import { WatchIndex } from "./watch-index.ts";
@@ -22,10 +22,13 @@ const CHANGED_REFRESH_MS = 10_000;
 const COMMIT_MARGIN_MS = 60_000;
 /** URLs whose recent totals are read from the history in one query. */
 const SEED_BATCH = 500;
+/** Observations judged together: in a tight loop the rules' state stays in the CPU caches, between SQLite writes it does not. */
+const JUDGE_BATCH = 256;
 const HOUR = 3600_000;
 const DEFAULT_THRESHOLDS: Thresholds = { minIncrease: DEFAULT_PREFERENCES.spikeMinIncrease, ratio: DEFAULT_PREFERENCES.spikeRatio };
 
 interface Pending {
+  urlId: number;
   url: string;
   at: number;
   values: ObservedValues;
@@ -49,38 +52,64 @@ export class TrackedAlerts {
   private changed = false;
   private refreshing: Promise<void> | null = null;
   private readonly unseeded = new Map<number, Pending[]>();
+  private queued: Pending[] = [];
+  private drainScheduled = false;
   private seeding: Promise<void> | null = null;
   private readonly background = new Background("tracked URL alert");
 
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly history: Pick<HistoryStore, "pointsOfMany">,
-    private readonly alerts: Alerts,
-    private readonly timeZone: string,
-  ) {}
+  private readonly tracked: Pick<TrackedStore, "trackingSince" | "trackedAmong">;
+  private readonly history: Pick<HistoryStore, "pointsOfMany">;
+  private readonly settings: Pick<AlertSettings, "spikeThresholds">;
+  private readonly alerts: Alerts;
+  private readonly timeZone: string;
+
+  constructor(deps: { tracked: TrackedAlerts["tracked"]; history: TrackedAlerts["history"]; settings: TrackedAlerts["settings"]; alerts: Alerts; timeZone: string }) {
+    ({ tracked: this.tracked, history: this.history, settings: this.settings, alerts: this.alerts, timeZone: this.timeZone } = deps);
+  }
 
   /** This process tracked URLs: they are read within seconds. */
   readonly trackedChanged = (): void => {
     this.changed = true;
   };
 
-  /** An observation of the URL with this id was recorded: a map lookup, and for a tracked URL the rules. */
+  /**
+   * An observation of the URL with this id was recorded: queued, and judged with the others of its batch (at
+   * most 256, or at the end of this turn of the event loop).
+   */
   readonly observed = (urlId: number, url: string, at: number, values: ObservedValues): void => {
+    if (this.queued.push({ urlId, url, at, values }) >= JUDGE_BATCH) this.drain();
+    else if (!this.drainScheduled) {
+      this.drainScheduled = true;
+      setImmediate(this.drain);
+    }
+  };
+
+  /** Judges the queued observations: a lookup each, and for a tracked URL the rules. */
+  private readonly drain = (): void => {
+    this.drainScheduled = false;
+    const batch = this.queued;
+    this.queued = [];
+    for (const pending of batch) this.judgeObservation(pending);
+  };
+
+  private judgeObservation(pending: Pending): void {
+    const { urlId, url, at, values } = pending;
     const age = at - this.refreshedAt;
     if (age >= WATCHERS_REFRESH_MS || (this.changed && age >= CHANGED_REFRESH_MS)) this.refresh(at);
     const watch = this.watched.get(urlId);
     if (!watch) return;
     if (watch.totals) return this.judge(urlId, url, at, observe(watch.totals, at, values), watch.accounts);
     const waiting = this.unseeded.get(urlId);
-    if (waiting) waiting.push({ url, at, values });
-    else this.unseeded.set(urlId, [{ url, at, values }]);
+    if (waiting) waiting.push(pending);
+    else this.unseeded.set(urlId, [pending]);
     this.seeding ??= this.seed()
       .catch((error: unknown) => console.error("tracked URL alerts: recent totals not read", error))
       .finally(() => (this.seeding = null));
-  };
+  }
 
   /** Resolves once every read and emission started so far has ended (for tests and a clean stop). */
   async settled(): Promise<void> {
+    this.drain();
     while (this.refreshing || this.seeding) await Promise.all([this.refreshing, this.seeding]);
     await this.background.settled();
   }
@@ -99,12 +128,9 @@ export class TrackedAlerts {
   }
 
   private async read(now: number): Promise<void> {
-    const since = this.readAt === null ? null : BigInt(this.readAt - COMMIT_MARGIN_MS);
-    const [rows, settings] = await Promise.all([
-      this.prisma.trackedUrl.findMany({ where: since === null ? {} : { addedAt: { gte: since } }, select: { urlId: true, accountId: true } }),
-      this.prisma.alertSettings.findMany({ select: { accountId: true, spikeMinIncrease: true, spikeRatio: true } }),
-    ]);
-    this.thresholds = new Map(settings.map((row) => [row.accountId, { minIncrease: row.spikeMinIncrease, ratio: row.spikeRatio }]));
+    const since = this.readAt === null ? null : this.readAt - COMMIT_MARGIN_MS;
+    const [rows, thresholds] = await Promise.all([this.tracked.trackingSince(since), this.settings.spikeThresholds()]);
+    this.thresholds = thresholds;
     for (const row of rows) this.watched.add(row.urlId, row.accountId);
     this.readAt = now;
   }
@@ -156,7 +182,7 @@ export class TrackedAlerts {
     const { urlId, ...emitted } = event;
     this.background.run(async () => {
       // The index may be minutes old: events are rare, so each checks that the URL is still tracked.
-      if ((await this.prisma.trackedUrl.count({ where: { accountId: event.accountId, urlId } })) === 0) return;
+      if (!(await this.tracked.trackedAmong(event.accountId, [urlId])).has(urlId)) return;
       await this.alerts.emit(emitted, at);
     });
   }

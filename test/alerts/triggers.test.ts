@@ -60,7 +60,7 @@ describe.each(drivers)("alert triggers on $name", ({ database, skip }) => {
     const urlId = ids.get(url)!;
     await store.tracked.add(tracker, [urlId], 100, T0);
     await store.tracked.add(strict, [urlId], 100, T0);
-    const alerts = new TrackedAlerts(db.prisma, store.history, kit.alerts, "UTC");
+    const alerts = new TrackedAlerts({ tracked: store.tracked, history: store.history, settings: kit.settings, alerts: kit.alerts, timeZone: "UTC" });
     const observe = async (at: number, facebook: number, pinterest: number) => {
       const values = { Facebook: { total_count: facebook, comment_count: 0, reaction_count: facebook, share_count: 0, comment_plugin_count: 0 }, Pinterest: pinterest };
       await store.history.record(urlId, at, values);

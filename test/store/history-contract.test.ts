@@ -178,6 +178,20 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       expect(await a.tracked.count(owner)).toBe(3);
     });
 
+    it("lists the tracking pairs added since a time, all of them without one", async () => {
+      const [one, two] = [await account("big"), await account("big")];
+      const [early, late] = await ids(urls(2));
+      const at = T0 + 5_000 * DAY;
+      await a.tracked.add(one, [early!], 100, at);
+      await a.tracked.add(one, [late!], 100, at + 10);
+      await b.tracked.add(two, [late!], 100, at + 20);
+      const pairs = (rows: { urlId: number; accountId: string }[]) =>
+        rows.filter((row) => row.accountId === one || row.accountId === two).map((row) => `${row.accountId} ${row.urlId}`).sort();
+      expect(pairs(await b.tracked.trackingSince(at + 10))).toEqual([`${one} ${late}`, `${two} ${late}`].sort());
+      expect(pairs(await b.tracked.trackingSince(null))).toEqual([`${one} ${early}`, `${one} ${late}`, `${two} ${late}`].sort());
+      expect(await a.tracked.trackingSince(at + 21)).toEqual([]);
+    });
+
     it("removes a URL, and a URL no one tracks leaves the schedule", async () => {
       const [one, two] = [await account("big"), await account("big")];
       const [id] = await ids(urls(1));

@@ -32,6 +32,7 @@ const SQL = {
   setAliases: "UPDATE tracked_url SET aliases = $1 WHERE account_id = $2 AND url_id = $3",
   dueNow: `UPDATE refresh_schedule SET ${DUE_AGAIN("$1::bigint", "GREATEST")} WHERE url_id = $2`,
   claim: CLAIM,
+  trackingSince: `SELECT url_id AS "urlId", account_id AS "accountId" FROM tracked_url WHERE added_at >= $1`,
   trackers: `
     SELECT t.url_id, t.account_id, t.aliases, a.count_variants, a.networks, LEAST(q.first_at, t.added_at) AS since
     FROM tracked_url t JOIN account a ON a.id = t.account_id
@@ -118,6 +119,9 @@ export function postgresTracked(sql: Sql): TrackedStore {
       return rows
         .sort((x, y) => Number(x.position) - Number(y.position))
         .map((row) => ({ urlId: row.url_id, url: row.url, firstTrackedAt: row.first_tracked_at, dueAt: row.next_refresh_at }));
+    },
+    async trackingSince(since) {
+      return (await sql.query<{ urlId: number; accountId: string }>("trackingSince", SQL.trackingSince, [since ?? Number.MIN_SAFE_INTEGER])).rows;
     },
     async trackersOf(urlIds) {
       const { rows } = await sql.query<{ url_id: number; account_id: string; aliases: string; count_variants: boolean; networks: string | null; since: number }>(

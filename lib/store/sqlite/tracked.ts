@@ -25,6 +25,9 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     leased: db.prepare<[number], { url_id: number; url: string; first_tracked_at: number; next_refresh_at: number }>(`
       SELECT s.url_id, c.url, s.first_tracked_at, s.next_refresh_at
       FROM refresh_schedule s JOIN counted_url c ON c.id = s.url_id WHERE s.url_id = ?`),
+    trackingSince: db.prepare<[number], { urlId: number; accountId: string }>(
+      "SELECT url_id AS urlId, account_id AS accountId FROM tracked_url WHERE added_at >= ?",
+    ),
     trackers: db.prepare<[number], { account_id: string; aliases: string; count_variants: number; networks: string | null; since: number }>(`
       SELECT t.account_id, t.aliases, a.count_variants, a.networks, MIN(COALESCE(q.first_at, t.added_at), t.added_at) AS since
       FROM tracked_url t JOIN account a ON a.id = t.account_id
@@ -121,6 +124,9 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     },
     async claimDue(now, max, leaseMs, token) {
       return claim.immediate(now, max, leaseMs, token);
+    },
+    async trackingSince(since) {
+      return statements.trackingSince.all(since ?? Number.MIN_SAFE_INTEGER);
     },
     async trackersOf(urlIds) {
       const trackers = new Map<number, Tracker[]>();
