@@ -45,7 +45,7 @@ export async function measureDeliveries(options: { deliveries?: number; endpoint
     log(`queuing ${deliveries} deliveries to ${endpoints} endpoints`);
     const accounts = Array.from({ length: endpoints }, (_, e) => `bench-${e}`);
     for (const [e, accountId] of accounts.entries()) {
-      await prisma.account.create({ data: { id: accountId, email: `${accountId}@example.com`, planName: "free", apiKeyHash: `hash-${accountId}` } });
+      await prisma.account.create({ data: { id: accountId, email: `${accountId}@example.com`, planName: "free" } });
       await kit.endpoints.create(accountId, { url: receiver.url(`/hook/${e}`), events: ["bulk.completed"], format: "standard", description: null }, Date.now());
     }
     // The accounts' events arrive interleaved, as they would over time.

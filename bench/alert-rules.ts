@@ -46,7 +46,7 @@ export async function measureRules(): Promise<{ cpuPerObservationOnUs: number; c
     log(`tracking ${TRACKED} URLs`);
     await prisma.plan.upsert({ where: { name: "bench" }, create: { name: "bench", dailyQuota: 1e9, bulkBatchLimit: 0, customTtlAllowed: false, trackedUrlLimit: TRACKED }, update: {} });
     const accountId = "bench-rules";
-    await prisma.account.create({ data: { id: accountId, email: "rules@example.com", planName: "bench", apiKeyHash: "bench-rules" } });
+    await prisma.account.create({ data: { id: accountId, email: "rules@example.com", planName: "bench" } });
     const urls = Array.from({ length: TRACKED }, (_, i) => `https://example.com/rules/${i}`);
     for (let at = 0; at < TRACKED; at += STEP) {
       const ids = await store.history.idsOf(urls.slice(at, at + STEP));

@@ -22,7 +22,7 @@ function testDatabase() {
   const env = parseEnv({ DATABASE_URL: database.url, QUOTA_TIMEZONE: "UTC" });
   const prisma = createPrisma(env.DATABASE_URL);
   const store = openStore(env.DATABASE_URL);
-  const accounts = new Accounts(prisma, new QuotaClock("UTC", () => NOW), new KeyVault(loadServerSecret(env)), store);
+  const accounts = new Accounts(prisma, new QuotaClock("UTC", () => NOW), store);
   const close = async () => {
     await prisma.$disconnect();
     await store.close();

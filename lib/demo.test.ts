@@ -3,6 +3,7 @@ import { verify as argon2Verify } from "@node-rs/argon2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../test/support/processes.ts";
 import { freshDatabase, startTestService, type TestService } from "../test/support/service.ts";
+import { newKey } from "../test/support/keys.ts";
 import { Accounts } from "./accounts/accounts.ts";
 import { createPrisma, type PrismaClient } from "./db/prisma.ts";
 import { sandboxObservedValues } from "../service/sandbox/observed-values.ts";
@@ -30,7 +31,7 @@ beforeAll(() => {
   env = parseEnv({ DATABASE_URL: database.url, QUOTA_TIMEZONE: "UTC" });
   prisma = createPrisma(env.DATABASE_URL);
   store = openStore(env.DATABASE_URL);
-  accounts = new Accounts(prisma, clock, new KeyVault(loadServerSecret(env)), store);
+  accounts = new Accounts(prisma, clock, store);
 });
 
 afterAll(async () => {
@@ -108,6 +109,7 @@ describe("the demo account", () => {
 
   it("on later starts only gets a new password, and its earlier sessions end", async () => {
     const before = await demoAccount();
+    const keysBefore = await prisma.apiKey.findMany({ where: { accountId: before.id } });
     await prisma.session.create({
       data: { sessionToken: "hash-of-some-token", userId: before.id, expires: new Date(NOW + 86_400_000) },
     });
@@ -123,7 +125,7 @@ describe("the demo account", () => {
     expect(after.usage).toEqual(before.usage);
     expect(after.allocations).toEqual(before.allocations);
     expect(after.bulkJobs.map((j) => j.id)).toEqual(before.bulkJobs.map((j) => j.id));
-    expect(after.apiKeyHash).toBe(before.apiKeyHash);
+    expect(await prisma.apiKey.findMany({ where: { accountId: after.id } })).toEqual(keysBefore);
     expect(await prisma.account.count({ where: { email: DEMO_EMAIL } })).toBe(1);
   });
 
@@ -191,7 +193,7 @@ describe("the demo account through the public API", () => {
 
   it("has a usage report with history and a finished job the bulk endpoint answers", async () => {
     const account = await service.prisma.account.findUniqueOrThrow({ where: { email: DEMO_EMAIL }, include: { bulkJobs: true } });
-    const key = (await service.accounts.apiKeyOf(account.id))!;
+    const key = await newKey(service.prisma, account.id);
 
     const quota = (await (await service.get(`/v1.0/quota?apikey=${key}`)).json()) as Record<string, unknown>;
     expect(quota).toMatchObject({ plan: "business", quota_allocated_today: 100_000 });
@@ -224,7 +226,7 @@ describe("the demo account through the public API", () => {
 
   it("has its tracked URLs listed, counted by the first refresh where their history leaves off, and their history readable", async () => {
     const account = await service.prisma.account.findUniqueOrThrow({ where: { email: DEMO_EMAIL } });
-    const key = (await service.accounts.apiKeyOf(account.id))!;
+    const key = await newKey(service.prisma, account.id);
     type Row = { url: string; total: number | null; change_7d: number | null; networks: Record<string, { status: string }> };
     const rows = await until(
       "the scheduler's first refresh of every demo URL",

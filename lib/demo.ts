@@ -243,7 +243,7 @@ async function withAccounts<T>(env: Env, use: (options: Omit<DemoSeedOptions, "c
   const store = openStore(env.DATABASE_URL);
   try {
     const clock = new QuotaClock(env.QUOTA_TIMEZONE);
-    return await use({ store, clock, accounts: new Accounts(prisma, clock, new KeyVault(loadServerSecret(env)), store) });
+    return await use({ store, clock, accounts: new Accounts(prisma, clock, store) });
   } finally {
     await prisma.$disconnect();
     await store.close();

@@ -9,6 +9,8 @@ import type { HistoryRecorder } from "./history/recorder.ts";
 import type { NetworkHealthEntry } from "./networks/health.ts";
 import type { AlertKit } from "../lib/alerts/open-alerts.ts";
 import type { WebhookLimits } from "../lib/webhooks/webhook-limits.ts";
+import type { ApiKeys } from "../lib/keys/api-keys.ts";
+import type { SecurityNotices } from "../lib/accounts/security-notices.ts";
 
 /** What the API's routes are built from; one instance per process. */
 export interface ApiDeps {
@@ -40,6 +42,8 @@ export interface ApiDeps {
   webhookLimits: WebhookLimits;
   /** Events with webhook deliveries were stored: the delivery worker in this process (if any) looks now. */
   webhooksQueued: () => void;
+  /** The key verbs (/v2/keys), and the notices a roll or revoke mails. */
+  keys: { verbs: ApiKeys; notices: SecurityNotices };
   /** Networks are the sandbox: every count answer says so. */
   sandbox: boolean;
 }

@@ -1,7 +1,7 @@
 import type { Env } from "../lib/env.ts";
 import { closeRedis, connectRedis } from "../lib/redis/redis.ts";
 import { createApiRoutes, type ApiRoutes } from "./http/route-table.ts";
-import { Authenticator } from "./http/auth.ts";
+import { openKeys } from "./keys/key-wiring.ts";
 import type { BulkCountDeps } from "./bulk/count-bulk-url.ts";
 import { BulkQueue } from "./bulk/queue.ts";
 import { BulkQueueWorker } from "./bulk/queue-worker.ts";
@@ -28,11 +28,13 @@ import { AccountCache } from "./accounts/account-cache.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
 import { RefreshScheduler } from "./tracking/scheduler.ts";
 import { ImportWorker } from "./imports/import-worker.ts";
-import type { Cadence } from "../lib/history/cadence.ts";
+import { cadenceOf } from "./tracking/cadence-of.ts";
 import { createPrisma } from "../lib/db/prisma.ts";
 import { mailWorkerFor } from "../lib/mail/mail-service.ts";
 import type { MailWorker } from "../lib/mail/mail-worker.ts";
 import { loadServerSecret } from "../lib/security/secrets.ts";
+import { mailSettings } from "../lib/mail/mail-env.ts";
+import { openOutbox } from "../lib/mail/outbox.ts";
 import type { DeliveryWorker } from "../lib/webhooks/delivery-worker.ts";
 import { deliveryWorkerFor } from "../lib/webhooks/webhook-service.ts";
 import { webhookLimits } from "../lib/webhooks/webhook-limits.ts";
@@ -179,9 +181,11 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     pinterest: guards.Pinterest,
     ...Object.fromEntries(Object.entries(more).map(([name, network]) => [name, network.guard])),
   });
+  const keys = openKeys({ prisma, secret, accounts: store.accounts, outbox: openOutbox(prisma, secret), origin: mailSettings(env).linkOrigin, now });
   const routes = createApiRoutes({
     store,
-    auth: new Authenticator(store.accounts),
+    auth: keys.auth,
+    keys: keys.keys,
     counts,
     clock,
     quota,
@@ -227,6 +231,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       await bulk.worker?.stop();
       // After the workers: what they emitted on their way out is written.
       await alerting.stop();
+      await keys.flush();
       await prisma.$disconnect();
       await bulk.close();
       if (redis) await closeRedis(redis);
@@ -285,16 +290,5 @@ function queueBulk(env: Env, options: RuntimeOptions, deps: BulkCountDeps) {
       await closeRedis(queueConnection);
       if (workerConnection) await closeRedis(workerConnection);
     },
-  };
-}
-
-function cadenceOf(env: Env): Cadence {
-  const HOUR = 3_600_000;
-  return {
-    youngForMs: env.REFRESH_YOUNG_HOURS * HOUR,
-    youngEveryMs: env.REFRESH_YOUNG_EVERY_MINUTES * 60_000,
-    middleForMs: env.REFRESH_MIDDLE_DAYS * 24 * HOUR,
-    middleEveryMs: env.REFRESH_MIDDLE_EVERY_HOURS * HOUR,
-    oldEveryMs: env.REFRESH_OLD_EVERY_HOURS * HOUR,
   };
 }

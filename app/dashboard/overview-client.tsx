@@ -15,7 +15,7 @@ import {
 } from "@/dashboard/client/format";
 import { useNow } from "@/dashboard/client/hooks/use-now";
 import { useOverview } from "@/dashboard/client/hooks/use-overview";
-import { ApiKeyCard } from "./api-key-card";
+import { ApiKeysCard } from "./api-keys-card";
 import { LeadersCards } from "./leaders-card";
 import { LookupCard } from "./lookup-card";
 import { NetworkIncidents } from "./network-incidents";
@@ -34,7 +34,7 @@ export function OverviewClient({ initialOverview, alerts }: { initialOverview: O
           </div>
           <NetworkIncidents />
           <QuotaCard quota={overview.data.quota} />
-          <ApiKeyCard apiKeyMask={overview.data.apiKeyMask} />
+          <ApiKeysCard keys={overview.data.keys} />
         </>
       ) : overview.isError ? (
         <ErrorState message={overview.error.message} onRetry={() => void overview.refetch()} />

@@ -17,9 +17,7 @@ const SHOWN = 5;
  */
 export async function RecentAlerts({ accountId }: { accountId: string }) {
   const since = dashboard().clock.now() - DAYS * 86_400_000;
-  const marks = await accountApi(accountId)
-    .then((api) => alertMarks(api, { types: ["tracked_url.spike", "tracked_url.milestone"], since }))
-    .catch((error: Error) => error);
+  const marks = await alertMarks(accountApi(accountId), { types: ["tracked_url.spike", "tracked_url.milestone"], since }).catch((error: Error) => error);
   return (
     <Card title="Spikes and milestones" actions={<Link className="text-sm text-brand-700 hover:underline" href="/dashboard/alerts">Alert settings</Link>}>
       {marks instanceof Error ? (

@@ -13,7 +13,7 @@ export const ACCOUNT_ID = "bench-history";
 /** Creates that account on `plan`. */
 export async function createAccount(prisma: PrismaClient, plan: string): Promise<void> {
   const id = ACCOUNT_ID;
-  await prisma.account.create({ data: { id, email: `${id}@example.com`, planName: plan, apiKeyHash: `hash-${id}` } });
+  await prisma.account.create({ data: { id, email: `${id}@example.com`, planName: plan } });
 }
 
 /** A deterministic number in [0, 1) for URL `id` (multiplicative hashing). */

@@ -12,8 +12,15 @@ export interface Overview {
   plan: { name: string; dailyQuota: number; bulkBatchLimit: number };
   quota: Quota;
   status: "up" | "down";
-  /** Only the key's last characters: the key itself reaches the browser only through reveal or copy. */
-  apiKeyMask: string;
+  keys: KeySummary;
+}
+
+/** The overview's word on the account's keys: never a key's value. */
+export interface KeySummary {
+  /** Keys that work now (not revoked, not expired). */
+  active: number;
+  /** The key carried over from before named keys, while it can still be revealed once. */
+  revealable: { id: string; name: string; prefix: string | null } | null;
 }
 
 /** A URL looked up with the account's key: the v1.0 count object and what the API's headers said about it. */

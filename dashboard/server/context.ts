@@ -15,6 +15,8 @@ import type { Store } from "../../lib/store/store.ts";
 import { mailSettings, type MailSettings } from "../../lib/mail/mail-env.ts";
 import { openOutbox } from "../../lib/mail/outbox.ts";
 import type { Outbox } from "../../lib/mail/outbox.ts";
+import { ApiKeys } from "../../lib/keys/api-keys.ts";
+import { DashboardTokens } from "../../lib/keys/dashboard-token.ts";
 
 export interface DashboardContext {
   env: Env;
@@ -36,6 +38,10 @@ export interface DashboardContext {
   authSecret: string;
   /** Where the dashboard's server routes reach the API. */
   apiUrl: string;
+  /** The account's API keys (the keys page). */
+  keys: ApiKeys;
+  /** Signs the short-lived tokens the dashboard's server calls the API with (it holds no key). */
+  tokens: DashboardTokens;
   /** Queues mail in the caller's transaction; a worker sends it (lib/mail). */
   outbox: Outbox;
   /** Where links in mail point (SHARECOUNT_PUBLIC_URL, never a request's Host header). */
@@ -58,7 +64,7 @@ export function dashboard(): DashboardContext {
       env,
       prisma,
       clock,
-      accounts: new Accounts(prisma, clock, new KeyVault(secret), store),
+      accounts: new Accounts(prisma, clock, store),
       store,
       sessions: new Sessions(prisma, clock),
       trackingSettings: new TrackingSettings(prisma),
@@ -67,6 +73,8 @@ export function dashboard(): DashboardContext {
       ping: () => pingDatabase(prisma),
       authSecret: deriveKey(secret, "auth.js").toString("hex"),
       apiUrl: env.SHARECOUNT_API_URL ?? `http://127.0.0.1:${env.PORT}`,
+      keys: new ApiKeys(prisma, new KeyVault(secret)),
+      tokens: new DashboardTokens(secret),
       redis: env.REDIS_URL ? connectRedis(env.REDIS_URL) : null,
       outbox: openOutbox(prisma, secret),
       mail: mailSettings(env),

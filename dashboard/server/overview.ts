@@ -1,32 +1,26 @@
 import "server-only";
 import { ShareCountApi } from "./api-client.ts";
-import type { Overview } from "../client/answers.ts";
+import type { KeySummary, Overview } from "../client/answers.ts";
 import { dashboard } from "./context.ts";
-import { maskApiKey } from "../client/format.ts";
-import { DashboardError } from "../client/dashboard-error.ts";
 
-/** The account's stored key, or a no_key error. */
-async function apiKeyOf(accountId: string): Promise<string> {
-  const apiKey = await dashboard().accounts.apiKeyOf(accountId);
-  if (!apiKey) throw new DashboardError("no_key", 409, "This account has no stored API key: roll the key once to use the dashboard.");
-  return apiKey;
+/** The API for the account, with a token good for a few minutes (the dashboard holds no API key). */
+export function accountApi(accountId: string): ShareCountApi {
+  const { apiUrl, tokens, clock } = dashboard();
+  return new ShareCountApi(apiUrl, tokens.issue(accountId, clock.now()));
 }
 
-/** The API with the account's key, for a page's first render on the server. */
-export async function accountApi(accountId: string): Promise<ShareCountApi> {
-  return new ShareCountApi(dashboard().apiUrl, await apiKeyOf(accountId));
+async function keySummary(accountId: string): Promise<KeySummary> {
+  const { keys, clock } = dashboard();
+  const now = clock.now();
+  const all = await keys.list(accountId);
+  const active = all.filter((key) => key.revokedAt === null && (key.expiresAt === null || key.expiresAt > now));
+  const revealable = active.find((key) => key.revealable);
+  return { active: active.length, revealable: revealable ? { id: revealable.id, name: revealable.name, prefix: revealable.prefix } : null };
 }
 
 /** The overview page's data, for its first render on the server and for its route. */
 export async function loadOverview(accountId: string): Promise<Overview> {
-  const { accounts, apiUrl } = dashboard();
-  const apiKey = await apiKeyOf(accountId);
-  const api = new ShareCountApi(apiUrl, apiKey);
-  const [quota, status, plan] = await Promise.all([api.quota(), api.status(), accounts.planOf(accountId)]);
-  return {
-    plan: { name: plan.name, dailyQuota: plan.dailyQuota, bulkBatchLimit: plan.bulkBatchLimit },
-    quota,
-    status,
-    apiKeyMask: maskApiKey(apiKey),
-  };
+  const api = accountApi(accountId);
+  const [quota, status, plan, keys] = await Promise.all([api.quota(), api.status(), dashboard().accounts.planOf(accountId), keySummary(accountId)]);
+  return { plan: { name: plan.name, dailyQuota: plan.dailyQuota, bulkBatchLimit: plan.bulkBatchLimit }, quota, status, keys };
 }

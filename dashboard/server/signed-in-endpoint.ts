@@ -1,7 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { AccountError } from "../../lib/accounts/accounts.ts";
-import { ApiClientError, ShareCountApi } from "./api-client.ts";
+import { ApiClientError, type ShareCountApi } from "./api-client.ts";
+import { KeyError } from "../../lib/keys/key-errors.ts";
+import { accountApi } from "./overview.ts";
 import { currentAccount, type CurrentAccount } from "./auth/current-account.ts";
 import type { ErrorCode } from "../../lib/errors.ts";
 import { DashboardError } from "../client/dashboard-error.ts";
@@ -15,7 +17,7 @@ const FRIENDLY: Partial<Record<ErrorCode, string>> = {
   bulk_not_allowed: "Bulk jobs need a paid plan (plus, business or dedicated).",
   bulk_limit_exceeded: "That is more URLs than your plan allows in one job.",
   bulk_not_found: "No such job (it may have expired).",
-  invalid_api_key: "Your API key was just changed; reload the page.",
+  invalid_api_key: "Your session with the API ended; reload the page.",
   unreachable: "The share-count API cannot be reached right now. Try again shortly.",
 };
 
@@ -28,6 +30,10 @@ function errorResponse(error: unknown): Response {
   }
   if (error instanceof DashboardError) return Response.json({ error: error.code, message: error.message }, { status: error.status });
   if (error instanceof AccountError) return Response.json({ error: error.code, message: error.message }, { status: 422 });
+  if (error instanceof KeyError) {
+    const status = { key_not_found: 404, too_many_keys: 409, insufficient_scope: 403, invalid_parameter: 422 }[error.code];
+    return Response.json({ error: error.code, message: error.message }, { status });
+  }
   if (error instanceof ApiClientError) {
     const status = error.code === "quota_exceeded" ? 429 : error.status >= 500 ? 502 : error.status;
     // When it can succeed again, so the page can say so in the reader's own time.
@@ -118,12 +124,7 @@ export function signedInEndpoint<S extends z.ZodTypeAny = z.ZodUndefined>(
             : await readJson(request, await bodyLimit(options.maxBodyBytes, account));
         input = options.input.parse({ ...(raw as object), ...params });
       }
-      const api = async () => {
-        const { accounts, apiUrl } = dashboard();
-        const key = await accounts.apiKeyOf(account.id);
-        if (!key) throw new DashboardError("no_key", 409, "This account has no stored API key: roll the key once to use the dashboard.");
-        return new ShareCountApi(apiUrl, key);
-      };
+      const api = async () => accountApi(account.id);
       const result = await handler({ account, input, api, request });
       return result instanceof Response ? result : Response.json(result, { headers: { "Cache-Control": "no-store" } });
     } catch (error) {

@@ -6,8 +6,7 @@ import type { PrismaClient } from "../db/prisma.ts";
 import type { QuotaClock } from "../quota/clock.ts";
 import type { Store } from "../store/store.ts";
 import { normalizeWhitelistEntry } from "../whitelist/domains.ts";
-import type { KeyVault } from "../security/secrets.ts";
-import { generateApiKey, hashApiKey } from "./api-key.ts";
+import { ApiKeys } from "../keys/api-keys.ts";
 import { emailAddress, normalizeEmail } from "./email-address.ts";
 import { SharecountError } from "../errors.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
@@ -21,7 +20,7 @@ export class AccountError extends SharecountError<"invalid_input"> {
   }
 }
 
-/** The transaction that creates an account or rolls its key, for rows written with it (a link, a mail). */
+/** The transaction that creates an account, for rows written with it (a link, a mail). */
 export type AccountWriter = Pick<PrismaClient, "account" | "accountToken" | "mailMessage">;
 export type WithinAccountWrite = (tx: AccountWriter, account: { id: string; email: string }) => Promise<unknown>;
 
@@ -31,7 +30,6 @@ export class Accounts {
     private readonly prisma: PrismaClient,
     /** Whose "today" a new account's or plan's allocation starts on. */
     private readonly clock: QuotaClock,
-    private readonly vault: KeyVault,
     /** The owners of usage (what `show` reports) and of bulk jobs (a raised plan lets paused jobs resume). */
     private readonly storage: Pick<Store, "usage" | "bulk">,
   ) {}
@@ -60,7 +58,7 @@ export class Accounts {
     return (await this.prisma.account.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true } }))?.id ?? null;
   }
 
-  /** Creates the account and returns its API key (shown only now); `within` runs in its transaction (the link to confirm the address). */
+  /** Creates the account with its key "Default" (every scope), returned only now; `within` runs in its transaction (the link to confirm the address). */
   async create(input: { email: string; plan: string; password?: string }, within?: WithinAccountWrite) {
     const parsed = emailAddress.safeParse(input.email);
     if (!parsed.success) throw new AccountError(`Not an email address: ${JSON.stringify(input.email)}`);
@@ -68,23 +66,15 @@ export class Accounts {
     const plan = await this.plan(input.plan);
     const taken = () => new AccountError(`An account with email ${email} already exists`);
     if (await this.prisma.account.findUnique({ where: { email } })) throw taken();
-    const apiKey = generateApiKey();
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     try {
-      const account = await this.prisma.$transaction(async (tx) => {
+      const { account, apiKey } = await this.prisma.$transaction(async (tx) => {
         const created = await tx.account.create({
-          data: {
-            id: randomUUID(),
-            email,
-            planName: plan.name,
-            apiKeyHash: hashApiKey(apiKey),
-            apiKeyEncrypted: this.vault.encrypt(apiKey),
-            passwordHash,
-            allocations: { create: { day: this.today(), dailyQuota: plan.dailyQuota } },
-          },
+          data: { id: randomUUID(), email, planName: plan.name, passwordHash, allocations: { create: { day: this.today(), dailyQuota: plan.dailyQuota } } },
         });
+        const key = await ApiKeys.issueDefault(tx, created.id, this.clock.now());
         await within?.(tx, created);
-        return created;
+        return { account: created, apiKey: key };
       });
       return { account, apiKey };
     } catch (error) {
@@ -119,32 +109,6 @@ export class Accounts {
         this.prisma.quotaAllocation.upsert({ where: { accountId_day: { accountId, day } }, create: { accountId, day, dailyQuota }, update: {} }),
       ),
     ]);
-  }
-
-  /** Replaces the key; the old one stops working with the next request (keys are looked up per request). */
-  async rollKey(email: string, within?: WithinAccountWrite) {
-    const account = await this.byEmail(email);
-    return { email: account.email, apikey: await this.rollKeyOf(account.id, within) };
-  }
-
-  /** `within` runs in the roll's transaction (the notice to the account), so a roll is never left unannounced. */
-  async rollKeyOf(accountId: string, within?: WithinAccountWrite): Promise<string> {
-    const apiKey = generateApiKey();
-    await this.prisma.$transaction(async (tx) => {
-      const account = await tx.account.update({
-        where: { id: accountId },
-        data: { apiKeyHash: hashApiKey(apiKey), apiKeyEncrypted: this.vault.encrypt(apiKey) },
-        select: { id: true, email: true },
-      });
-      await within?.(tx, account);
-    });
-    return apiKey;
-  }
-
-  /** The account's API key, for the dashboard's calls to the API and for "reveal"; null if it has no stored copy. */
-  async apiKeyOf(accountId: string): Promise<string | null> {
-    const account = await this.prisma.account.findUnique({ where: { id: accountId }, select: { apiKeyEncrypted: true } });
-    return account?.apiKeyEncrypted ? this.vault.decrypt(account.apiKeyEncrypted) : null;
   }
 
   /** One plan's limits, or null when there is no such plan. */

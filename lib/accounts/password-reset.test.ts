@@ -46,7 +46,6 @@ describe.each(drivers)("password reset on $name", ({ database, skip }) => {
         id,
         email,
         planName: "free",
-        apiKeyHash: `hash-${id}`,
         passwordHash: options.password === false ? null : oldHash,
         signInProviders: { create: (options.providers ?? []).map((provider) => ({ type: "oauth", provider, providerAccountId: `${provider}-${id}` })) },
         sessions: { create: [1, 2].map((n) => ({ sessionToken: `${id}-session-${n}`, expires: new Date(T0 + 30 * 24 * 60 * MINUTE) })) },
@@ -186,7 +185,7 @@ describe.each(drivers)("password reset on $name", ({ database, skip }) => {
       const { id, email } = await account();
       const store: Store = openStore(db.url);
       try {
-        const accounts = new Accounts(db.prisma, new QuotaClock("UTC", () => T0), new KeyVault(secret), store);
+        const accounts = new Accounts(db.prisma, new QuotaClock("UTC", () => T0), store);
         const session = await db.prisma.session.findFirstOrThrow({ where: { userId: id } });
         const failed = accounts.setPassword(id, "a changed long password", session.id, () => Promise.reject(new Error("no room")));
         await expect(failed).rejects.toThrow("no room");

@@ -25,9 +25,15 @@ export class SecurityNotices {
     private readonly origin: string,
   ) {}
 
-  keyRolled(tx: MailWriter, account: NoticeAccount, now: number): Promise<string> {
-    const data = { when: mailTime(now), link: `${this.origin}/dashboard` };
+  /** `key.until`: when the old key stops working (null: at once). */
+  keyRolled(tx: MailWriter, account: NoticeAccount, key: { name: string; until: number | null }, now: number): Promise<string> {
+    const data = { when: mailTime(now), link: `${this.origin}/dashboard/keys`, name: key.name, until: key.until === null || key.until <= now ? null : mailTime(key.until).slice(3) };
     return this.outbox.queue(tx, { kind: "api_key_rolled", to: account.email, accountId: account.id, data }, now);
+  }
+
+  keyRevoked(tx: MailWriter, account: NoticeAccount, key: { name: string }, now: number): Promise<string> {
+    const data = { when: mailTime(now), link: `${this.origin}/dashboard/keys`, name: key.name };
+    return this.outbox.queue(tx, { kind: "api_key_revoked", to: account.email, accountId: account.id, data }, now);
   }
 
   /** To the address the account had: whoever holds the new one made the change. */

@@ -3,6 +3,7 @@
  * lib/accounts (the admin command line and the dashboard); here they are only read.
  */
 import { isNetworkId, type NetworkId } from "../counts/all-networks.ts";
+import type { Scope } from "../keys/scopes.ts";
 
 export interface PlanLimits {
   name: string;
@@ -22,6 +23,21 @@ export interface AccountContext {
   networks: NetworkId[] | null;
 }
 
+/** The API key a request came with, as authentication needs it. */
+export interface KeyContext {
+  id: string;
+  scopes: Scope[];
+  /** Epoch milliseconds; from then on the key answers api_key_expired. */
+  expiresAt: number | null;
+  revoked: boolean;
+}
+
+/** The account of a key, and the key. */
+export interface KeyedAccount {
+  account: AccountContext;
+  key: KeyContext;
+}
+
 /** The account's stored network list: unknown ids (a network since removed) are dropped. */
 export const networkListOf = (stored: string | null): NetworkId[] | null => (stored === null ? null : stored.split(",").filter(isNetworkId));
 
@@ -39,7 +55,7 @@ export interface AccountProfile {
 }
 
 export interface AccountReads {
-  byKeyHash(keyHash: string): Promise<AccountContext | null>;
+  byKeyHash(keyHash: string): Promise<KeyedAccount | null>;
   byId(accountId: string): Promise<AccountContext | null>;
   /** Changes whenever accounts, plans or whitelists may have changed; cached accounts are valid while it does not. */
   version(): Promise<number>;

@@ -13,6 +13,8 @@ import { EnvError, loadDotEnv, parseEnv } from "../../lib/env.ts";
 import { accountMailOf } from "../../lib/accounts/account-mail.ts";
 import { mailSettings } from "../../lib/mail/mail-env.ts";
 import { openOutbox } from "../../lib/mail/outbox.ts";
+import { ApiKeys } from "../../lib/keys/api-keys.ts";
+import { rollKeyCommand } from "./key-roll.ts";
 
 const USAGE = `usage: npm run -s admin -- <command> [options]
   account:create --email E --plan free|plus|business|dedicated [--password P]
@@ -21,7 +23,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   account:reset-link --email E
   account:password   --email E --password P
   account:delete --email E
-  key:roll       --email E
+  key:roll       --email E [--key ID] [--grace SECONDS]   (the old key works on for the grace; default 86400)
   whitelist:set  --email E --domains a.com,*.b.com --enabled true|false
   plan:list
   plan:set       --plan P [--daily-quota N] [--bulk-batch-limit N] [--custom-ttl true|false] [--tracked-url-limit N]
@@ -31,6 +33,8 @@ const options = {
   email: { type: "string" },
   plan: { type: "string" },
   password: { type: "string" },
+  key: { type: "string" },
+  grace: { type: "string" },
   domains: { type: "string" },
   enabled: { type: "string" },
   "daily-quota": { type: "string" },
@@ -77,7 +81,7 @@ async function main(argv: string[]): Promise<unknown> {
   const prisma = createPrisma(env.DATABASE_URL);
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
   const store = openStore(env.DATABASE_URL);
-  const accounts = new Accounts(prisma, clock, vault, store);
+  const accounts = new Accounts(prisma, clock, store);
   const outbox = openOutbox(prisma, secret);
   const mail = accountMailOf(prisma, outbox, mailSettings(env).linkOrigin);
   const passwordReset = new PasswordReset({
@@ -134,7 +138,7 @@ async function main(argv: string[]): Promise<unknown> {
         return { deleted: (await deletion.delete(id)).email };
       }
       case "key:roll":
-        return await accounts.rollKey(required(values, "email"), (tx, rolled) => mail.notices.keyRolled(tx, rolled, clock.now()));
+        return await rollKeyCommand({ accounts, keys: new ApiKeys(prisma, vault), mail, now: clock.now() }, { email: required(values, "email"), key: values.key, grace: values.grace });
       case "whitelist:set": {
         const domains = (values.domains ?? "").split(",").map((d) => d.trim()).filter(Boolean);
         const enabled = bool(required(values, "enabled"), "enabled")!;

@@ -1,27 +1,57 @@
-import { hashApiKey } from "../../lib/accounts/api-key.ts";
-import type { AccountContext, AccountReads } from "../../lib/store/accounts.ts";
+import { hashApiKey } from "../../lib/keys/api-key.ts";
+import { DashboardTokens } from "../../lib/keys/dashboard-token.ts";
+import { ALL_SCOPES, type Scope } from "../../lib/keys/scopes.ts";
+import type { AccountContext, AccountReads, KeyedAccount } from "../../lib/store/accounts.ts";
 import { AccountCache } from "../accounts/account-cache.ts";
 import { apiErrors } from "./errors.ts";
 
 const MAX_KEY_LENGTH = 256;
 
+/** The account a request acts for, with the key it came with (null: the dashboard's token) and that key's scopes. */
+export type Authenticated = AccountContext & { keyId: string | null; scopes: readonly Scope[] };
+
+export interface AuthOptions {
+  now: () => number;
+  dashboardTokens: DashboardTokens;
+  /** Called for every request a key authenticates (last_used_at is written in batches). */
+  keyUsed: (keyId: string) => void;
+}
+
 /**
- * Finds the account for an API key. Accounts are cached in memory until the store reports a change
- * committed elsewhere (a rolled key, a new plan, a whitelist edit), so a change made by the admin command
- * line or the dashboard applies from the very next request.
+ * Finds the account and key for an API key and checks the key may do what the route needs. Accounts and keys
+ * are cached in memory until the store reports a change committed elsewhere (a revoked key, a new plan, a
+ * whitelist edit), so a change made by the admin command line or the dashboard applies from the very next
+ * request; an expiry needs no change at all, the cached expiry is compared with the clock on every request.
  */
 export class Authenticator {
-  private readonly cache: AccountCache<AccountContext>;
+  private readonly keyed: AccountCache<KeyedAccount>;
+  private readonly byId: AccountCache<AccountContext>;
 
-  constructor(private readonly accounts: AccountReads) {
-    this.cache = new AccountCache(accounts, 50_000);
+  constructor(
+    private readonly accounts: AccountReads,
+    private readonly options: AuthOptions,
+  ) {
+    this.keyed = new AccountCache(accounts, 50_000);
+    this.byId = new AccountCache(accounts, 10_000);
   }
 
-  async authenticate(apiKey: string | undefined): Promise<AccountContext> {
+  async authenticate(apiKey: string | undefined, scope: Scope): Promise<Authenticated> {
     if (!apiKey) throw apiErrors.missingApiKey();
     if (apiKey.length > MAX_KEY_LENGTH) throw apiErrors.invalidApiKey();
-    const account = await this.cache.get(apiKey, () => this.accounts.byKeyHash(hashApiKey(apiKey)));
+    if (DashboardTokens.looksLike(apiKey)) return this.dashboard(apiKey);
+    const found = await this.keyed.get(apiKey, () => this.accounts.byKeyHash(hashApiKey(apiKey)));
+    if (!found || found.key.revoked) throw apiErrors.invalidApiKey();
+    const { key, account } = found;
+    if (key.expiresAt !== null && key.expiresAt <= this.options.now()) throw apiErrors.apiKeyExpired(key.expiresAt);
+    if (!key.scopes.includes(scope)) throw apiErrors.insufficientScope(scope);
+    this.options.keyUsed(key.id);
+    return { ...account, keyId: key.id, scopes: key.scopes };
+  }
+
+  private async dashboard(token: string): Promise<Authenticated> {
+    const accountId = this.options.dashboardTokens.accountOf(token, this.options.now());
+    const account = accountId === null ? null : await this.byId.get(accountId, () => this.accounts.byId(accountId));
     if (!account) throw apiErrors.invalidApiKey();
-    return account;
+    return { ...account, keyId: null, scopes: ALL_SCOPES };
   }
 }

@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ApiVersion } from "../counts/count-object.ts";
 import { SharecountError, UnavailableError, type ApiErrorCode } from "../../lib/errors.ts";
 import { WebhookError, type WebhookErrorCode } from "../../lib/webhooks/webhook-errors.ts";
+import { KeyError, type KeyErrorCode } from "../../lib/keys/key-errors.ts";
 
 /** One error of the API: its code (the wire's `Type`), a message for people, and its HTTP status. */
 export class ApiError extends SharecountError<ApiErrorCode> {
@@ -28,7 +29,11 @@ export const apiErrors = {
     new ApiError("invalid_url", 400, `Not a valid URL: ${reason}. Send a complete URL with http:// or https://, percent-encoded.`),
   missingApiKey: () =>
     new ApiError("missing_api_key", 401, "An API key is required: add apikey=<your key> to the query string."),
-  invalidApiKey: () => new ApiError("invalid_api_key", 401, "The API key is not valid (it may have been rolled)."),
+  invalidApiKey: () => new ApiError("invalid_api_key", 401, "The API key is not valid (it may have been revoked or rolled)."),
+  apiKeyExpired: (at: number) =>
+    new ApiError("api_key_expired", 401, `The API key expired at ${new Date(at).toISOString()}: use another key, or create one (POST /v2/keys, or the dashboard's API keys page).`),
+  insufficientScope: (scope: string) =>
+    new ApiError("insufficient_scope", 403, `This key lacks the scope ${scope}, which this endpoint needs: use a key that has it, or create one.`),
   quotaExceeded: (version: ApiVersion, dailyQuota: number, resetsAt: number, timeZone: string) =>
     new ApiError(
       "quota_exceeded",
@@ -102,6 +107,13 @@ const WEBHOOK_STATUS: Record<WebhookErrorCode, ContentfulStatusCode> = {
   rate_limited: 429,
 };
 
+const KEY_STATUS: Record<KeyErrorCode, ContentfulStatusCode> = {
+  invalid_parameter: 400,
+  too_many_keys: 400,
+  insufficient_scope: 403,
+  key_not_found: 404,
+};
+
 /**
  * Anything thrown while answering becomes an API error: a refusal of the webhook verbs its status, a database
  * (or Redis) outage a 503, anything else a logged 500.
@@ -112,6 +124,7 @@ export function toApiError(error: unknown): ApiError {
     const wait: Record<string, string> = error.retryAfterMs === undefined ? {} : { "Retry-After": String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) };
     return new ApiError(error.code, WEBHOOK_STATUS[error.code], error.message, wait);
   }
+  if (error instanceof KeyError) return new ApiError(error.code, KEY_STATUS[error.code], error.message);
   if (error instanceof UnavailableError || isRedisUnavailableError(error)) return apiErrors.serviceUnavailable();
   console.error("unexpected error while answering a request", error);
   return apiErrors.internal();

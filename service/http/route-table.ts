@@ -28,6 +28,7 @@ import {
   v2WebhookListHandler,
 } from "../routes/v2/webhooks.ts";
 import { v2EventsHandler } from "../routes/v2/events.ts";
+import { v2CreateKeyHandler, v2KeyHandler, v2KeyListHandler, v2RevokeKeyHandler, v2RollKeyHandler } from "../routes/v2/keys.ts";
 import { openApiDocument } from "../openapi/document.ts";
 import { sendJson } from "./respond.ts";
 
@@ -116,6 +117,9 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   route("/v2/webhooks/:id/deliveries", { GET: v2WebhookDeliveriesHandler(deps) });
   route("/v2/webhooks/:id/deliveries/:delivery_id/retry", { POST: v2RetryWebhookDeliveryHandler(deps) });
   route("/v2/events", { GET: v2EventsHandler(deps) });
+  route("/v2/keys", { GET: v2KeyListHandler(deps), POST: v2CreateKeyHandler(deps) });
+  route("/v2/keys/:id", { GET: v2KeyHandler(deps), DELETE: v2RevokeKeyHandler(deps) });
+  route("/v2/keys/:id/roll", { POST: v2RollKeyHandler(deps) });
   route("/v2/openapi.json", { GET: async () => sendJson(200, openApiDocument()) });
 
   app.notFound(() => toResponse(sendError(apiErrors.notFound())));

@@ -7,6 +7,8 @@ import { accountExportQuerySchema, accountExportSchema } from "../../lib/v2/expo
 import { registerV1 } from "./v1-paths.ts";
 import { JSON_BODY, NOT_WHITELISTED, QUOTA_USED_UP, v2Refusals } from "./refusals.ts";
 import { registerEventWebhooks, registerWebhookPaths } from "./v2-webhooks.ts";
+import { registerKeyPaths } from "./v2-keys.ts";
+import { withScope } from "./scopes.ts";
 
 /**
  * The OpenAPI 3.1 document of v1.0, v1.1 and v2, generated from the zod schemas the routes validate with
@@ -17,7 +19,7 @@ const json = (schema: z.ZodType, description: string) => ({ description, content
 const keyQuery = z.object({ apikey: z.string().meta({ description: "Your API key" }) });
 
 function register(registry: OpenAPIRegistry) {
-  const path = (config: RouteConfig) => registry.registerPath(config);
+  const path = (config: RouteConfig) => registry.registerPath(withScope(config));
   registry.registerComponent("securitySchemes", "apikey", { type: "apiKey", in: "query", name: "apikey" });
   registry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   const v2Security: Record<string, string[]>[] = [{ apikey: [] }, { bearer: [] }];
@@ -222,6 +224,7 @@ function register(registry: OpenAPIRegistry) {
     },
   });
   registerWebhookPaths(path, v2Security);
+  registerKeyPaths(path, v2Security);
   registerEventWebhooks(registry);
 }
 

@@ -14,7 +14,7 @@ export function refusals(byStatus: Partial<Record<ErrorStatus, string>>) {
   );
 }
 
-export const KEY_REFUSED = "`missing_api_key`, `invalid_api_key`: no key, or not a valid one";
+export const KEY_REFUSED = "`missing_api_key`, `invalid_api_key`: no key, or not a valid one (or a revoked one); `api_key_expired`: the key's expiry, or its grace after a roll, has passed";
 export const UNAVAILABLE = "`service_unavailable`: the database (or Redis) cannot answer right now; retry after `Retry-After` seconds";
 export const QUOTA_USED_UP = "`quota_exceeded`: today's quota is used up (the message says when it resets)";
 export const NOT_WHITELISTED = "`domain_not_whitelisted`: the URL's host is off the key's enforced domain whitelist";

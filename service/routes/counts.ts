@@ -79,6 +79,6 @@ export function countsHandler(deps: ApiDeps, version: ApiVersion) {
   });
   return endpoint("answer", async ({ params, callback }) => {
     if (callback && params.has("_")) throw apiErrors.noJqueryCacheBusting();
-    return answer(await deps.auth.authenticate(apiKeyParam(params)), params, callback);
+    return answer(await deps.auth.authenticate(apiKeyParam(params), "counts:read"), params, callback);
   });
 }

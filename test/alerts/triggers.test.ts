@@ -45,7 +45,7 @@ describe.each(drivers)("alert triggers on $name", ({ database, skip }) => {
   async function account(options: { verified?: boolean } = {}) {
     const id = `acct-${++seq}-${randomBytes(4).toString("hex")}`;
     await db.prisma.account.create({
-      data: { id, email: `${id}@example.com`, planName: "free", apiKeyHash: id, emailVerified: options.verified === false ? null : new Date(T0 - HOUR) },
+      data: { id, email: `${id}@example.com`, planName: "free", emailVerified: options.verified === false ? null : new Date(T0 - HOUR) },
     });
     return id;
   }

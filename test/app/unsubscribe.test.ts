@@ -34,7 +34,7 @@ afterAll(async () => {
 describe("one-click unsubscribe", () => {
   it("an alert mail carries List-Unsubscribe; a GET changes nothing, the one-click POST turns the type off", async () => {
     const email = "alerts-reader@example.com";
-    const { id } = await prisma.account.create({ data: { id: "acct-unsubscribe", email, planName: "free", apiKeyHash: "unused-hash", emailVerified: new Date() } });
+    const { id } = await prisma.account.create({ data: { id: "acct-unsubscribe", email, planName: "free", emailVerified: new Date() } });
     const kit = openAlerts(prisma, loadServerSecret({ DATABASE_URL: `file:${path.join(app.dataDir, "app.db")}` }), PUBLIC_URL);
     await kit.alerts.emit({ accountId: id, type: "quota.warning", data: { used: 400, quota: 500, day: "2026-11-27" }, onceKey: "quota.warning:2026-11-27" }, Date.now());
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashApiKey } from "../../lib/accounts/api-key.ts";
+import { hashApiKey } from "../../lib/keys/api-key.ts";
 import { migrate, pendingMigrations } from "../../lib/db/migrate.ts";
 import { createPrisma, type PrismaClient } from "../../lib/db/prisma.ts";
 import { DEFAULT_PLANS } from "../../lib/accounts/plans.ts";
@@ -122,7 +122,7 @@ describe.skipIf(skip)(`PostgreSQL: migrations and the admin command line${skip ?
     prisma = createPrisma(db!.url);
     const big = 2n ** 53n + 1n; // beyond a double: must come back exact
     const account = await prisma.account.create({
-      data: { id: "pg-roundtrip", email: "roundtrip@example.com", planName: "free", apiKeyHash: "h".repeat(64) },
+      data: { id: "pg-roundtrip", email: "roundtrip@example.com", planName: "free" },
     });
     expect(account.createdAt).toBeInstanceOf(Date);
     expect(Math.abs(account.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
@@ -148,13 +148,12 @@ describe.skipIf(skip)(`PostgreSQL: migrations and the admin command line${skip ?
   it("the admin command line creates, shows and changes accounts and plans in PostgreSQL", async () => {
     const created = await ok("account:create", "--email", "Ops@Example.com", "--plan", "business");
     expect(created).toEqual({ email: "ops@example.com", plan: "business", apikey: expect.stringMatching(HEX_KEY) });
-    const vault = new KeyVault(Buffer.from(SECRET, "utf8"));
-    const [account] = await rows<{ id: string; plan_name: string; api_key_hash: string; api_key_encrypted: string }>(
-      "SELECT id, plan_name, api_key_hash, api_key_encrypted FROM account WHERE email = $1",
+    const [account] = await rows<{ id: string; plan_name: string; key_hash: string; prefix: string; sealed: string | null }>(
+      "SELECT a.id, a.plan_name, k.key_hash, k.prefix, k.sealed FROM account a JOIN api_key k ON k.account_id = a.id WHERE a.email = $1",
       ["ops@example.com"],
     );
-    expect(account).toMatchObject({ plan_name: "business", api_key_hash: hashApiKey(created.apikey) });
-    expect(vault.decrypt(account!.api_key_encrypted)).toBe(created.apikey);
+    // Only the hash and the first 8 characters are kept.
+    expect(account).toEqual({ id: expect.any(String), plan_name: "business", key_hash: hashApiKey(created.apikey), prefix: created.apikey.slice(0, 8), sealed: null });
     expect(await rows("SELECT daily_quota FROM quota_allocation WHERE account_id = $1", [account!.id])).toEqual([
       { daily_quota: 100_000 },
     ]);
@@ -167,15 +166,17 @@ describe.skipIf(skip)(`PostgreSQL: migrations and the admin command line${skip ?
       has_password: false,
     });
 
-    const rolled = await ok("key:roll", "--email", "ops@example.com");
-    expect(rolled).toEqual({ email: "ops@example.com", apikey: expect.stringMatching(HEX_KEY) });
+    const rolled = await ok("key:roll", "--email", "ops@example.com", "--grace", "0");
+    expect(rolled).toMatchObject({ email: "ops@example.com", name: "Default", apikey: expect.stringMatching(HEX_KEY) });
     expect(rolled.apikey).not.toBe(created.apikey);
-    const [afterRoll] = await rows<{ api_key_hash: string; api_key_encrypted: string }>(
-      "SELECT api_key_hash, api_key_encrypted FROM account WHERE id = $1",
+    const keys = await rows<{ key_hash: string; expired: boolean }>(
+      "SELECT key_hash, expires_at IS NOT NULL AND expires_at <= now() AS expired FROM api_key WHERE account_id = $1 ORDER BY created_at",
       [account!.id],
     );
-    expect(afterRoll!.api_key_hash).toBe(hashApiKey(rolled.apikey));
-    expect(vault.decrypt(afterRoll!.api_key_encrypted)).toBe(rolled.apikey);
+    expect(keys).toEqual([
+      { key_hash: hashApiKey(created.apikey), expired: true },
+      { key_hash: hashApiKey(rolled.apikey), expired: false },
+    ]);
 
     const listed = await ok("whitelist:set", "--email", "ops@example.com", "--domains", "a.com,*.B.com", "--enabled", "true");
     expect(listed.whitelist).toEqual({ enabled: true, domains: ["*.b.com", "a.com"] });

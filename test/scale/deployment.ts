@@ -2,7 +2,6 @@ import { Accounts } from "../../lib/accounts/accounts.ts";
 import { openStore } from "../../lib/store/open.ts";
 import { createPrisma } from "../../lib/db/prisma.ts";
 import { parseEnv } from "../../lib/env.ts";
-import { KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
 import { freePort, killAll, startChild, waitHealthy, type Child } from "../support/processes.ts";
 import { testDatabase } from "../support/service.ts";
 import { QuotaClock } from "../../lib/quota/clock.ts";
@@ -28,7 +27,7 @@ export async function scaleDeployment(extraEnv: Record<string, string> = {}) {
   const env = parseEnv(base);
   const prisma = createPrisma(env.DATABASE_URL);
   const store = openStore(env.DATABASE_URL);
-  const accounts = new Accounts(prisma, new QuotaClock(env.QUOTA_TIMEZONE), new KeyVault(loadServerSecret(env)), store);
+  const accounts = new Accounts(prisma, new QuotaClock(env.QUOTA_TIMEZONE), store);
   const children: Child[] = [];
 
   /** Starts `script` on a port of its own; resolves when its health endpoint answers 200. */

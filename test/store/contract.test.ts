@@ -37,14 +37,20 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
   beforeAll(() => ({ a, b, db } = stores));
 
   describe.skipIf(skip)("accounts", () => {
-    it("reads an account by its key's hash, with its plan and whitelist", async () => {
+    it("reads an account by its key's hash, with its plan and whitelist, and the key's scopes, expiry and revocation", async () => {
       const id = await account();
       expect(await a.accounts.byKeyHash(`hash-${id}`)).toEqual({
-        id,
-        plan: { name: "p", dailyQuota: 1_000_000, bulkBatchLimit: 10_000, customTtlAllowed: true, trackedUrlLimit: 100 },
-        whitelist: { enabled: false, domains: ["a.example", "b.example"] },
-        networks: null,
+        account: {
+          id,
+          plan: { name: "p", dailyQuota: 1_000_000, bulkBatchLimit: 10_000, customTtlAllowed: true, trackedUrlLimit: 100 },
+          whitelist: { enabled: false, domains: ["a.example", "b.example"] },
+          networks: null,
+        },
+        key: { id: `key-${id}`, scopes: ["counts:read", "account:read"], expiresAt: null, revoked: false },
       });
+      const at = Date.UTC(2026, 10, 27, 12, 0, 0, 123);
+      await db.prisma.apiKey.update({ where: { id: `key-${id}` }, data: { expiresAt: new Date(at), revokedAt: new Date(at), scopes: "account:read no-such:scope" } });
+      expect((await a.accounts.byKeyHash(`hash-${id}`))?.key).toEqual({ id: `key-${id}`, scopes: ["account:read"], expiresAt: at, revoked: true });
       expect(await a.accounts.byKeyHash("no-such-hash")).toBeNull();
       expect(await a.accounts.plan(id)).toEqual({
         name: "p",
@@ -62,13 +68,18 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
       const before = await until("a steady version", async () => [await a.accounts.version(), await a.accounts.version()], ([x, y]) => x === y, 10_000);
       await db.prisma.account.update({ where: { id }, data: { whitelistEnabled: true } });
       await until("a new version", () => a.accounts.version(), (v) => v !== before[0], 10_000);
-      expect((await a.accounts.byKeyHash(`hash-${id}`))?.whitelist.enabled).toBe(true);
+      expect((await a.accounts.byKeyHash(`hash-${id}`))?.account.whitelist.enabled).toBe(true);
 
       // The networks the account shows are cached with it too (API v2's default networks).
       const steady = await a.accounts.version();
       await db.prisma.account.update({ where: { id }, data: { networks: "reddit,tumblr,gone" } });
       await until("a new version", () => a.accounts.version(), (v) => v !== steady, 10_000);
-      expect((await a.accounts.byKeyHash(`hash-${id}`))?.networks).toEqual(["reddit", "tumblr"]);
+      expect((await a.accounts.byKeyHash(`hash-${id}`))?.account.networks).toEqual(["reddit", "tumblr"]);
+
+      // A revoked key moves it too (on PostgreSQL through the api_key trigger), so every process drops its cached key.
+      const beforeRevoke = await a.accounts.version();
+      await db.prisma.apiKey.update({ where: { id: `key-${id}` }, data: { revokedAt: new Date() } });
+      await until("a new version", () => a.accounts.version(), (v) => v !== beforeRevoke, 10_000);
     });
   });
 

@@ -40,7 +40,8 @@ export async function seedAccountData(
   const { id, tag } = account;
   const secrets = {
     passwordHash: `$argon2id$v=19$m=19456,t=2,p=1$${tag}password$hash`,
-    apiKeyEncrypted: `v1:${tag}-encrypted-key`,
+    keyHash: `${tag}-api-key-hash`,
+    sealedKey: `v1:${tag}-sealed-api-key`,
     accessToken: `gho_${tag}_access`,
     refreshToken: `ghr_${tag}_refresh`,
     idToken: `${tag}.id.token`,
@@ -48,9 +49,12 @@ export async function seedAccountData(
     tokenHash: `${tag}-mailed-link-hash`,
     payload: `v1:${tag}-sealed-mail-payload`,
   };
-  const { email, apiKeyHash } = await prisma.account.update({
+  const { email } = await prisma.account.update({
     where: { id },
-    data: { name: `Name ${tag}`, emailVerified: new Date(t), passwordHash: secrets.passwordHash, apiKeyEncrypted: secrets.apiKeyEncrypted },
+    data: { name: `Name ${tag}`, emailVerified: new Date(t), passwordHash: secrets.passwordHash },
+  });
+  await prisma.apiKey.create({
+    data: { id: `${tag}-key`, accountId: id, name: "Seeded", keyHash: secrets.keyHash, prefix: "0123abcd", scopes: "counts:read", createdAt: new Date(t), sealed: secrets.sealedKey },
   });
   await prisma.oAuthAccount.create({
     data: {
@@ -101,5 +105,5 @@ export async function seedAccountData(
   ]);
   const reddit = { score: 4, comments: 5, posts: 1 };
   await store.bulk.complete(queued[0]!, { day: "2026-03-01", dailyQuota: 1000 }, { networks: { values: { reddit }, stale: {} } }, t + 3);
-  return { id, email, urls, jobIds: [v1Job, v2Job], secrets: [...Object.values(secrets), apiKeyHash] };
+  return { id, email, urls, jobIds: [v1Job, v2Job], secrets: Object.values(secrets) };
 }

@@ -77,7 +77,7 @@ export function accountMailHarness(database: () => Promise<StoreDatabase>, skip 
     await ensureDefaultPlans(harness.db.prisma);
     store = openStore(harness.db.url);
     const clock = new QuotaClock("UTC", () => harness.clock.now);
-    harness.accounts = new Accounts(harness.db.prisma, clock, new KeyVault(secret), store);
+    harness.accounts = new Accounts(harness.db.prisma, clock, store);
     harness.outbox = new Outbox(new OutboxStore(harness.db.prisma), new KeyVault(secret, MAIL_VAULT_PURPOSE));
     harness.mail = accountMailOf(harness.db.prisma, harness.outbox, ORIGIN);
     harness.smtp = await startSmtpServer();

@@ -90,7 +90,7 @@ export function twoStores(
           id,
           email: `${id}@example.com`,
           planName: plan,
-          apiKeyHash: `hash-${id}`,
+          apiKeys: { create: { id: `key-${id}`, name: "Default", keyHash: `hash-${id}`, scopes: "counts:read account:read" } },
           whitelist: { create: [{ domain: "b.example" }, { domain: "a.example" }] },
         },
       });

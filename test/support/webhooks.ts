@@ -48,7 +48,7 @@ export function webhookFixture(db: () => StoreDatabase, now: () => number, secre
       await prisma().plan.upsert({ where: { name: "free" }, create: { name: "free", dailyQuota: 100, bulkBatchLimit: 0, customTtlAllowed: false }, update: {} });
       const id = `acct-${randomBytes(6).toString("hex")}-${++seq}`;
       const email = `${id}@example.com`;
-      await prisma().account.create({ data: { id, email, planName: "free", apiKeyHash: `hash-${id}`, emailVerified: verified ? new Date(now()) : null } });
+      await prisma().account.create({ data: { id, email, planName: "free", emailVerified: verified ? new Date(now()) : null } });
       return { id, email };
     },
     async endpoint(accountId, url, { format = "standard", events = ["bulk.completed", "webhook.test"] as EventType[] } = {}) {

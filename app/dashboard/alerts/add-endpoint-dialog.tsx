@@ -5,8 +5,8 @@ import { Button } from "@/components/ui/button";
 import { EVENT_TYPES, MAILABLE_TYPES, type EventType } from "@/lib/alerts/alert-types";
 import { WEBHOOK_FORMATS, type WebhookFormat } from "@/dashboard/client/alerts/webhook-answers";
 import { useAddEndpoint } from "@/dashboard/client/hooks/use-webhooks";
-import { Modal } from "./modal";
-import { SecretOnce } from "./secret-once";
+import { Modal } from "@/components/ui/modal";
+import { SecretOnce } from "@/components/ui/secret-once";
 
 const FORMAT_LABELS: Record<WebhookFormat, string> = {
   standard: "Standard Webhooks (signed JSON)",

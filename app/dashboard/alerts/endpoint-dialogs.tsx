@@ -4,8 +4,8 @@ import { useRef } from "react";
 import { Button } from "@/components/ui/button";
 import type { WebhookEndpoint } from "@/dashboard/client/alerts/webhook-answers";
 import { useDeleteEndpoint, useRollSecret } from "@/dashboard/client/hooks/use-webhooks";
-import { Modal } from "./modal";
-import { SecretOnce } from "./secret-once";
+import { Modal } from "@/components/ui/modal";
+import { SecretOnce } from "@/components/ui/secret-once";
 
 const whenLabel = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 

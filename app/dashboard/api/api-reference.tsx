@@ -1,9 +1,7 @@
 "use client";
 
 import { useEffect, useId, useState } from "react";
-import { Button } from "@/components/ui/button";
 import { curlExample, matchesSearch, type Operation } from "@/dashboard/client/api-reference";
-import { useRevealedKey } from "@/dashboard/client/hooks/use-api-key";
 import { METHOD_COLOR, OperationCard } from "./operation-card";
 
 const PLACEHOLDER = "YOUR_KEY";
@@ -13,7 +11,9 @@ const PLACEHOLDER = "YOUR_KEY";
  * button on phones), a search that narrows both, and one card per endpoint with its own anchor.
  */
 export function ApiReference({ operations }: { operations: Operation[] }) {
-  const key = useRevealedKey();
+  // A key pasted by the reader for the examples: it stays in this page's memory, and is never sent anywhere.
+  const [pasted, setPasted] = useState("");
+  const keyId = useId();
   // The examples name the address the reader reaches the API at: known only in the browser.
   const [origin, setOrigin] = useState("https://your-sharecount");
   useEffect(() => setOrigin(window.location.origin), []);
@@ -22,7 +22,7 @@ export function ApiReference({ operations }: { operations: Operation[] }) {
   const searchId = useId();
   const shown = operations.filter((op) => matchesSearch(op, search));
   const groups = [...new Set(operations.map((op) => op.group))].map((group) => ({ group, operations: shown.filter((op) => op.group === group) }));
-  const apiKey = key.revealed ?? PLACEHOLDER;
+  const apiKey = /^[0-9a-f]{40}$/.test(pasted.trim()) ? pasted.trim() : PLACEHOLDER;
   return (
     <div className="lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-8">
       <aside className="mb-6 space-y-3 lg:sticky lg:top-4 lg:mb-0 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto">
@@ -79,11 +79,24 @@ export function ApiReference({ operations }: { operations: Operation[] }) {
         </nav>
       </aside>
       <div className="min-w-0 space-y-6">
-        <div className="flex flex-wrap items-center gap-3">
-          <Button onClick={() => void key.toggle()} disabled={key.busy} data-testid="reference-reveal">
-            {key.revealed ? "Hide my key in the examples" : "Use my key in the examples"}
-          </Button>
-          {key.notice && <span className="text-sm text-slate-600">{key.notice}</span>}
+        <div>
+          <label htmlFor={keyId} className="block text-sm font-medium">
+            Your key in the examples
+          </label>
+          <input
+            id={keyId}
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            value={pasted}
+            onChange={(event) => setPasted(event.target.value)}
+            placeholder="Paste one of your keys (40 characters)"
+            className="mt-1 w-full max-w-md rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
+            data-testid="reference-key"
+          />
+          <p className="mt-1 text-xs text-slate-600">
+            Keys are shown only when they are made: <a className="text-brand-700 underline" href="/dashboard/keys">create one</a> if you have none at hand. The key stays in this page.
+          </p>
         </div>
         {shown.length === 0 && (
           <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600">

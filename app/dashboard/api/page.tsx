@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { requireAccount } from "@/dashboard/server/auth/current-account";
-import { dashboard } from "@/dashboard/server/context";
-import { ShareCountApi } from "@/dashboard/server/api-client";
+import { accountApi } from "@/dashboard/server/overview";
 import { openApiSchema, operationsOf, type Operation } from "@/dashboard/client/api-reference";
 import { ErrorState } from "@/components/ui/states";
 import { ApiReference } from "./api-reference";
@@ -11,11 +10,9 @@ export const metadata: Metadata = { title: "API reference" };
 /** The API's reference, rendered from the OpenAPI document the API generates. */
 export default async function ApiReferencePage() {
   const account = await requireAccount();
-  const { accounts, apiUrl } = dashboard();
   let operations: Operation[] | null = null;
   try {
-    const key = await accounts.apiKeyOf(account.id);
-    if (key) operations = operationsOf(openApiSchema.parse(await new ShareCountApi(apiUrl, key).openApi()));
+    operations = operationsOf(openApiSchema.parse(await accountApi(account.id).openApi()));
   } catch {
     operations = null;
   }
@@ -27,7 +24,7 @@ export default async function ApiReferencePage() {
         <a className="text-brand-700 underline" href="/api/dashboard/openapi">
           OpenAPI 3.1 document
         </a>
-        . The examples use <code>YOUR_KEY</code> until you reveal your key.
+        . The examples use <code>YOUR_KEY</code> until you paste a key below (it stays in this page).
       </p>
       {operations ? <ApiReference operations={operations} /> : <ErrorState message="The API's reference cannot be loaded right now. Reload the page shortly." />}
     </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import Link from "next/link";
 import { useId, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -21,7 +22,7 @@ import {
   type UsageSummary,
 } from "@/dashboard/client/usage";
 import { usageCsv, usageCsvFilename } from "@/dashboard/client/usage-csv";
-import { useRevealedKey } from "@/dashboard/client/hooks/use-api-key";
+import { copyText } from "@/dashboard/client/clipboard";
 import { useUsage } from "@/dashboard/client/hooks/use-usage";
 import { REFUSAL_COLORS, SERVED_COLOR } from "./colors";
 import { RangePicker } from "./range-picker";
@@ -37,10 +38,9 @@ interface Props {
   quotaTimeZone: string;
   /** Where the API answers, for the first request to make. */
   origin: string;
-  apiKeyMask: string | null;
 }
 
-export function UsageClient({ quotaTimeZone, origin, apiKeyMask }: Props) {
+export function UsageClient({ quotaTimeZone, origin }: Props) {
   const { range, setRange, query } = useUsage();
   return (
     <div className="space-y-4">
@@ -58,7 +58,7 @@ export function UsageClient({ quotaTimeZone, origin, apiKeyMask }: Props) {
       ) : query.isError ? (
         <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
       ) : (
-        <UsageReport range={range} answer={query.data} firstRequest={<FirstRequest origin={origin} apiKeyMask={apiKeyMask} />} />
+        <UsageReport range={range} answer={query.data} firstRequest={<FirstRequest origin={origin} />} />
       )}
     </div>
   );
@@ -158,26 +158,21 @@ function Totals({ summary }: { summary: UsageSummary }) {
   );
 }
 
-/** The first request to make, to copy: with the key masked until the user asks to see it. */
-function FirstRequest({ origin, apiKeyMask }: { origin: string; apiKeyMask: string | null }) {
-  const { revealed, busy, notice, toggle, copy } = useRevealedKey();
-  const key = revealed ?? apiKeyMask ?? "YOUR_API_KEY";
+/** The first request to make, to copy: keys are shown only when made, so it names where to get one. */
+function FirstRequest({ origin }: { origin: string }) {
+  const [notice, setNotice] = useState("");
   return (
     <div className="mx-auto mt-4 max-w-2xl text-left">
       {/* Wrapped, not scrolled: on a phone the key is at the end of the line. */}
       <pre className="whitespace-pre-wrap break-all rounded-md bg-slate-900 dark:bg-slate-50 px-3 py-2 text-sm text-slate-100 dark:text-slate-800" data-testid="first-request">
-        <code>{exampleQuery(origin, key)}</code>
+        <code>{exampleQuery(origin, "YOUR_API_KEY")}</code>
       </pre>
-      {apiKeyMask && (
-        <div className="mt-2 flex flex-wrap justify-center gap-2">
-          <Button onClick={() => void toggle()} disabled={busy}>
-            {revealed ? "Hide key" : "Reveal key"}
-          </Button>
-          <Button onClick={() => void copy((k) => exampleQuery(origin, k), "Copied: paste it into a terminal.")} disabled={busy}>
-            Copy
-          </Button>
-        </div>
-      )}
+      <div className="mt-2 flex flex-wrap items-center justify-center gap-2">
+        <Button onClick={() => void copyText(Promise.resolve(exampleQuery(origin, "YOUR_API_KEY")), "Copied: put your key in place of YOUR_API_KEY.").then(setNotice)}>Copy</Button>
+        <Link className="text-sm text-brand-700 underline" href="/dashboard/keys">
+          Create a key
+        </Link>
+      </div>
       <p role="status" className="mt-2 min-h-5 text-center text-sm text-slate-700">
         {notice}
       </p>

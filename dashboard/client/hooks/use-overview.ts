@@ -4,7 +4,7 @@ import { fetchJson } from "@/dashboard/client/fetch-json";
 
 export const OVERVIEW_KEY = ["overview"] as const;
 
-/** Plan, today's quota, service status and the masked key; refreshed every minute so the quota stays current. */
+/** Plan, today's quota, service status and a word on the keys; refreshed every minute so the quota stays current. */
 export function useOverview(initialData: Overview | undefined) {
   return useQuery({
     queryKey: OVERVIEW_KEY,

@@ -17,7 +17,7 @@ export interface MailContent {
 const link = z.url({ protocol: /^https?$/ });
 const when = z.string().max(100);
 const IGNORE = "If this was not you, you can ignore this mail.";
-const SECURE = "If this was not you, reset your password now and review your sessions and API key.";
+const SECURE = "If this was not you, reset your password now and review your sessions and API keys.";
 
 /** Each kind of mail: the data its row holds (checked again when it is sent) and what it says. */
 export const TEMPLATES = {
@@ -114,12 +114,29 @@ export const TEMPLATES = {
     }),
   },
   api_key_rolled: {
-    data: z.object({ when, link }),
-    content: (d: { when: string; link: string }): MailContent => ({
+    // name and until: rows queued before named keys carry neither, and must still be sent.
+    data: z.object({ when, link, name: z.string().max(100).optional(), until: z.string().max(60).nullable().optional() }),
+    content: (d: { when: string; link: string; name?: string; until?: string | null }): MailContent => ({
       subject: "Your sharecount API key was rolled",
       heading: "Your API key was rolled",
-      paragraphs: [`A new API key replaced the old one ${d.when}. Requests with the old key are refused.`, SECURE],
-      action: { label: "See your key", href: d.link },
+      paragraphs: [
+        d.name === undefined
+          ? `A new API key replaced the old one ${d.when}. Requests with the old key are refused.`
+          : `A new key replaced your API key "${d.name}" ${d.when}. ${d.until ? `The old key keeps working until ${d.until}.` : "Requests with the old key are refused."}`,
+        SECURE,
+      ],
+      action: { label: "See your keys", href: d.link },
+      footer: "A security notice about your account.",
+      notice: true,
+    }),
+  },
+  api_key_revoked: {
+    data: z.object({ when, link, name: z.string().max(100) }),
+    content: (d: { when: string; link: string; name: string }): MailContent => ({
+      subject: "A sharecount API key was revoked",
+      heading: "An API key was revoked",
+      paragraphs: [`Your API key "${d.name}" was revoked ${d.when}. Requests with it are refused.`, SECURE],
+      action: { label: "See your keys", href: d.link },
       footer: "A security notice about your account.",
       notice: true,
     }),

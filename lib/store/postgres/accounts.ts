@@ -1,4 +1,5 @@
-import { networkListOf, type AccountContext, type AccountProfile, type AccountReads, type PlanLimits } from "../accounts.ts";
+import { scopesOf } from "../../keys/scopes.ts";
+import { networkListOf, type AccountContext, type AccountProfile, type AccountReads, type KeyedAccount, type PlanLimits } from "../accounts.ts";
 import { AccountsListener } from "./accounts-listener.ts";
 import type { Sql } from "./pool.ts";
 
@@ -17,6 +18,13 @@ interface AccountRow extends PlanRow {
   domains: string[];
 }
 
+interface KeyedRow extends AccountRow {
+  key_id: string;
+  key_scopes: string;
+  key_expires_at: number | null;
+  key_revoked: boolean;
+}
+
 interface ProfileRow {
   email: string;
   name: string | null;
@@ -30,13 +38,17 @@ interface ProfileRow {
 /** Prisma's timestamps carry no zone and are UTC: their epoch, in milliseconds. */
 const epochMs = (column: string) => `round(EXTRACT(EPOCH FROM ${column}) * 1000)::bigint`;
 
-const CONTEXT = `
-  SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled, a.networks,
-         ARRAY(SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain) AS domains
-  FROM account a JOIN plan p ON p.name = a.plan_name`;
+const COLUMNS = `a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled, a.networks,
+  ARRAY(SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain) AS domains`;
+
+const CONTEXT = `SELECT ${COLUMNS} FROM account a JOIN plan p ON p.name = a.plan_name`;
+
+const KEYED = `
+  SELECT k.id AS key_id, k.scopes AS key_scopes, ${epochMs("k.expires_at")} AS key_expires_at, k.revoked_at IS NOT NULL AS key_revoked, ${COLUMNS}
+  FROM api_key k JOIN account a ON a.id = k.account_id JOIN plan p ON p.name = a.plan_name`;
 
 const SQL = {
-  byKeyHash: `${CONTEXT} WHERE a.api_key_hash = $1`,
+  byKeyHash: `${KEYED} WHERE k.key_hash = $1`,
   byId: `${CONTEXT} WHERE a.id = $1`,
   plan: `
     SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit
@@ -54,6 +66,11 @@ const toContext = (row: AccountRow): AccountContext => ({
   plan: toPlan(row),
   whitelist: { enabled: row.whitelist_enabled, domains: row.domains },
   networks: networkListOf(row.networks),
+});
+
+const toKeyed = (row: KeyedRow): KeyedAccount => ({
+  account: toContext(row),
+  key: { id: row.key_id, scopes: scopesOf(row.key_scopes), expiresAt: row.key_expires_at, revoked: row.key_revoked },
 });
 
 const toProfile = (row: ProfileRow): AccountProfile => ({
@@ -88,8 +105,8 @@ export function postgresAccounts(databaseUrl: string, sql: Sql): AccountReads & 
       return listener.current();
     },
     async byKeyHash(keyHash) {
-      const row = (await sql.query<AccountRow>("accountByKeyHash", SQL.byKeyHash, [keyHash])).rows[0];
-      return row ? toContext(row) : null;
+      const row = (await sql.query<KeyedRow>("accountByKeyHash", SQL.byKeyHash, [keyHash])).rows[0];
+      return row ? toKeyed(row) : null;
     },
     async byId(accountId) {
       const row = (await sql.query<AccountRow>("accountById", SQL.byId, [accountId])).rows[0];

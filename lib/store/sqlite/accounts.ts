@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { networkListOf, type AccountContext, type AccountProfile, type AccountReads, type PlanLimits } from "../accounts.ts";
+import { scopesOf } from "../../keys/scopes.ts";
+import { networkListOf, type AccountContext, type AccountProfile, type AccountReads, type KeyedAccount, type PlanLimits } from "../accounts.ts";
 
 interface PlanRow {
   plan_name: string;
@@ -15,6 +16,13 @@ interface AccountRow extends PlanRow {
   whitelist_enabled: number;
   networks: string | null;
   domains: string;
+}
+
+interface KeyedRow extends AccountRow {
+  key_id: string;
+  key_scopes: string;
+  key_expires_at: string | null;
+  key_revoked: number;
 }
 
 interface ProfileRow {
@@ -58,16 +66,25 @@ const toContext = (row: AccountRow): AccountContext => ({
   networks: networkListOf(row.networks),
 });
 
-const CONTEXT = `
-  SELECT a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled, a.networks,
-         (SELECT json_group_array(domain) FROM (SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain)) AS domains
-  FROM account a JOIN plan p ON p.name = a.plan_name`;
+const toKeyed = (row: KeyedRow): KeyedAccount => ({
+  account: toContext(row),
+  key: { id: row.key_id, scopes: scopesOf(row.key_scopes), expiresAt: epochOf(row.key_expires_at), revoked: row.key_revoked === 1 },
+});
+
+const COLUMNS = `a.id, a.plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit, a.whitelist_enabled, a.networks,
+  (SELECT json_group_array(domain) FROM (SELECT w.domain FROM whitelist_domain w WHERE w.account_id = a.id ORDER BY w.domain)) AS domains`;
+
+const CONTEXT = `SELECT ${COLUMNS} FROM account a JOIN plan p ON p.name = a.plan_name`;
+
+const KEYED = `
+  SELECT k.id AS key_id, k.scopes AS key_scopes, k.expires_at AS key_expires_at, k.revoked_at IS NOT NULL AS key_revoked, ${COLUMNS}
+  FROM api_key k JOIN account a ON a.id = k.account_id JOIN plan p ON p.name = a.plan_name`;
 
 export function sqliteAccounts(db: Database.Database): AccountReads {
   const statements = {
     // Prepared once: db.pragma() prepares a new statement on every call, which costs more than the lookup.
     dataVersion: db.prepare<[], number>("PRAGMA data_version").pluck(),
-    byKeyHash: db.prepare<[string], AccountRow>(`${CONTEXT} WHERE a.api_key_hash = ?`),
+    byKeyHash: db.prepare<[string], KeyedRow>(`${KEYED} WHERE k.key_hash = ?`),
     byId: db.prepare<[string], AccountRow>(`${CONTEXT} WHERE a.id = ?`),
     plan: db.prepare<[string], PlanRow>(`
       SELECT p.name AS plan_name, p.daily_quota, p.bulk_batch_limit, p.custom_ttl_allowed, p.tracked_url_limit
@@ -97,7 +114,7 @@ export function sqliteAccounts(db: Database.Database): AccountReads {
     },
     async byKeyHash(keyHash) {
       const row = statements.byKeyHash.get(keyHash);
-      return row ? toContext(row) : null;
+      return row ? toKeyed(row) : null;
     },
     async byId(accountId) {
       const row = statements.byId.get(accountId);

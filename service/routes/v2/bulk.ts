@@ -19,7 +19,7 @@ import { MAX_V2_BODY_BYTES, networksAsked, v2Endpoint } from "./v2-endpoint.ts";
  * the job (403), as every v2 entry point that names a URL does, where v1 drops it from the job.
  */
 export const v2BulkSubmitHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { req }) => {
+  v2Endpoint(deps, "bulk:write", async (account, { req }) => {
     assertBulkAllowed(account);
     // A whole JSON body is parsed at once: v2's bound keeps that short (longer lists: several jobs, or v1's streamed bulk).
     const body = await readJsonBody(req, bulkBodySchema, MAX_V2_BODY_BYTES);
@@ -40,7 +40,7 @@ export const v2BulkSubmitHandler = (deps: ApiDeps) =>
  * is v1's with the job's name and the quota it spent besides (v1's stays as the public API has it).
  */
 export const v2BulkRetrieveHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { params }) => {
+  v2Endpoint(deps, "bulk:read", async (account, { params }) => {
     if (!params.get("bulk_id")) throw apiErrors.missingBulkId();
     const query = validQuery(bulkQuerySchema, params);
     const reading = await readJob(deps, account, query.bulk_id, { partial: query.force === "1" });

@@ -19,7 +19,7 @@ import { iso, networksAsked, v2Endpoint } from "./v2-endpoint.ts";
  * forms' combined counts too (forms off an enforced whitelist are not asked).
  */
 export const v2CountsHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, countingRefusals(deps, async (account, { params }) => {
+  v2Endpoint(deps, "counts:read", countingRefusals(deps, async (account, { params }) => {
     const query = validQuery(countsQuerySchema, params);
     const parsed = parseCountUrl(query.url);
     if (!parsed.ok) throw apiErrors.invalidUrl(parsed.reason);
@@ -52,4 +52,4 @@ export const v2CountsHandler = (deps: ApiDeps) =>
   }));
 
 /** GET /v2/networks: every network's state, calls and budget (no quota is spent). */
-export const v2NetworksHandler = (deps: ApiDeps) => v2Endpoint(deps, async () => send(200, { networks: await deps.networkHealth() }));
+export const v2NetworksHandler = (deps: ApiDeps) => v2Endpoint(deps, "account:read", async () => send(200, { networks: await deps.networkHealth() }));

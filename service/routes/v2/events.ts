@@ -7,7 +7,7 @@ import { iso, v2Endpoint } from "./v2-endpoint.ts";
 
 /** GET /v2/events: what happened to the account (what its webhooks and mail told), newest first, a page at a time. */
 export const v2EventsHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { params }) => {
+  v2Endpoint(deps, "account:read", async (account, { params }) => {
     const query = validQuery(eventsQuerySchema, params);
     const page = await listEvents(deps.alerts.alerts.events, account.id, query);
     return send(200, {

@@ -19,7 +19,7 @@ async function historyOf(deps: ApiDeps, account: AccountContext, params: QueryPa
 
 /** GET /v2/history: the URL's points, hourly or daily. */
 export const v2HistoryHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { params }) => {
+  v2Endpoint(deps, "counts:read", async (account, { params }) => {
     const history = await historyOf(deps, account, params);
     return send(200, {
       url: history.url,
@@ -30,7 +30,7 @@ export const v2HistoryHandler = (deps: ApiDeps) =>
 
 /** GET /v2/history.csv: the same points as CSV, one row per point, each with its URL (exports are often merged). */
 export const v2HistoryCsvHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { params }) => {
+  v2Endpoint(deps, "counts:read", async (account, { params }) => {
     const history = await historyOf(deps, account, params);
     const answer = send(200, null);
     const name = historyCsvName(history.url, history.interval);

@@ -16,13 +16,13 @@ function importIdOf(req: IncomingMessage): string {
 
 /** GET /v2/imports/{id}: an import's progress (only the account's own). */
 export const v2ImportHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { req }) => {
+  v2Endpoint(deps, "tracked:read", async (account, { req }) => {
     return send(200, importAnswer(await readImport(deps, account, importIdOf(req))));
   });
 
 /** DELETE /v2/imports/{id}: cancels a queued or running import (what it added stays), and stops reading a feed daily. */
 export const v2CancelImportHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { req }) => {
+  v2Endpoint(deps, "tracked:write", async (account, { req }) => {
     await cancelImport(deps, account, importIdOf(req));
     return noContent(204);
   });

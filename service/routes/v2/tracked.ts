@@ -19,7 +19,7 @@ import { iso, MAX_V2_BODY_BYTES, networksAsked, v2Endpoint } from "./v2-endpoint
  * or `{"feed"}` queues an import.
  */
 export const v2TrackHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { req }) => {
+  v2Endpoint(deps, "tracked:write", async (account, { req }) => {
     const body = await readJsonBody(req, trackBodySchema, MAX_V2_BODY_BYTES);
     if (body.urls) {
       const tally = await trackUrls(deps, account, body.urls, { onLimit: body.on_limit, offWhitelist: "refuse" });
@@ -32,7 +32,7 @@ export const v2TrackHandler = (deps: ApiDeps) =>
 
 /** GET /v2/tracked: a page of the account's tracked URLs, by a cursor. */
 export const v2TrackedListHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { params }) => {
+  v2Endpoint(deps, "tracked:read", async (account, { params }) => {
     const query = validQuery(trackedListQuerySchema, params);
     const ordering = { sort: query.sort, order: query.order };
     const after = query.cursor ? decodeCursor(query.cursor, ordering) : undefined;
@@ -69,7 +69,7 @@ const trackedItem = (row: TrackedRow, networks: readonly NetworkId[], states: St
 
 /** GET /v2/tracked/status: how many URLs the account tracks of its limit, and whether refreshes run late. */
 export const v2TrackedStatusHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account) => {
+  v2Endpoint(deps, "tracked:read", async (account) => {
     const status = await trackedStatus(deps, account);
     return send(200, {
       tracked: status.tracked,
@@ -82,7 +82,7 @@ export const v2TrackedStatusHandler = (deps: ApiDeps) =>
 
 /** GET /v2/tracked/url?url=U: one tracked URL with its aliases and each counted form's latest counts. */
 export const v2TrackedUrlHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { params }) => {
+  v2Endpoint(deps, "tracked:read", async (account, { params }) => {
     const detail = await trackedUrlDetail(deps, account, validQuery(untrackQuerySchema, params).url);
     const shown = networksAsked(deps, account, undefined);
     const states = unavailability(await deps.networkHealth(), "refresh");
@@ -102,14 +102,14 @@ export const v2TrackedUrlHandler = (deps: ApiDeps) =>
 
 /** PUT /v2/tracked/aliases `{"url","aliases"}`: replaces the URL's aliases; it is refreshed soon with them. */
 export const v2AliasesHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { req }) => {
+  v2Endpoint(deps, "tracked:write", async (account, { req }) => {
     const body = await readJsonBody(req, aliasesBodySchema, MAX_V2_BODY_BYTES);
     return send(200, await setAliases(deps, account, body.url, body.aliases));
   });
 
 /** DELETE /v2/tracked?url=U: 204, or 404 when the account does not track U. */
 export const v2UntrackHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { params }) => {
+  v2Endpoint(deps, "tracked:write", async (account, { params }) => {
     await untrackUrl(deps, account, validQuery(untrackQuerySchema, params).url);
     return noContent(204);
   });

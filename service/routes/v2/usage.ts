@@ -7,7 +7,7 @@ import { v2Endpoint } from "./v2-endpoint.ts";
 
 /** GET /v2/usage: the account's queries served and refused per quota day (no quota is spent). */
 export const v2UsageHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { params }) => {
+  v2Endpoint(deps, "account:read", async (account, { params }) => {
     const query = validQuery(usageQuerySchema, params);
     const range = usageRange(deps.clock.today().day, query.from, query.to);
     return send(200, { days: await usageDays(deps.store.usage, account.id, range) });

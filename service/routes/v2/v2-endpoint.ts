@@ -2,6 +2,8 @@ import type { IncomingMessage } from "node:http";
 import type { NetworkId } from "../../../lib/counts/all-networks.ts";
 import type { AccountContext } from "../../../lib/store/accounts.ts";
 import type { ApiDeps } from "../../api-deps.ts";
+import type { Scope } from "../../../lib/keys/scopes.ts";
+import type { Authenticated } from "../../http/auth.ts";
 import { endpoint, type Endpoint, type EndpointRequest } from "../../http/endpoint.ts";
 import { ApiError } from "../../http/errors.ts";
 import { apiKeyParam, plainRequestQuery, type QueryParams } from "../../http/query.ts";
@@ -23,11 +25,14 @@ function v2Key(req: IncomingMessage, params: QueryParams): string | undefined {
   return bearer;
 }
 
-type V2Handler<Body extends string | StreamedBody> = (account: AccountContext, request: EndpointRequest) => Promise<Answer<Body>>;
+type V2Handler<Body extends string | StreamedBody> = (account: Authenticated, request: EndpointRequest) => Promise<Answer<Body>>;
 
-/** A v2 endpoint: JSON only (JSONP stays a v1 feature), authenticated by bearer token or `apikey`. */
-export function v2Endpoint<Body extends string | StreamedBody = string>(deps: ApiDeps, answer: V2Handler<Body>): Endpoint<Body | string> {
-  return endpoint("refuse", async (request) => answer(await deps.auth.authenticate(v2Key(request.req, request.params)), request), plainRequestQuery);
+/**
+ * A v2 endpoint: JSON only (JSONP stays a v1 feature), authenticated by bearer token or `apikey`, with a key
+ * that has the scope the endpoint needs (the OpenAPI document says which: service/openapi/scopes.ts).
+ */
+export function v2Endpoint<Body extends string | StreamedBody = string>(deps: ApiDeps, scope: Scope, answer: V2Handler<Body>): Endpoint<Body | string> {
+  return endpoint("refuse", async (request) => answer(await deps.auth.authenticate(v2Key(request.req, request.params), scope), request), plainRequestQuery);
 }
 
 export const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());

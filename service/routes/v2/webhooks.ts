@@ -52,7 +52,7 @@ const endpointJson = (endpoint: WebhookEndpoint) => ({
 
 /** POST /v2/webhooks: a new endpoint (at most 20 per account), with its secret, shown only here. */
 export const v2CreateWebhookHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { req, params }) => {
+  v2Endpoint(deps, "account:write", async (account, { req, params }) => {
     validQuery(webhookKeyQuerySchema, params);
     const body = await readJsonBody(req, webhookCreateBodySchema, MAX_WEBHOOK_BODY_BYTES);
     const { endpoint, secret } = await createEndpoint(context(deps), account.id, body, deps.clock.now());
@@ -61,21 +61,21 @@ export const v2CreateWebhookHandler = (deps: ApiDeps) =>
 
 /** GET /v2/webhooks: the account's endpoints, oldest first, without secrets. */
 export const v2WebhookListHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { params }) => {
+  v2Endpoint(deps, "account:read", async (account, { params }) => {
     validQuery(webhookKeyQuerySchema, params);
     return send(200, { data: (await deps.alerts.endpoints.list(account.id)).map(endpointJson) });
   });
 
 /** GET /v2/webhooks/{id} */
 export const v2WebhookHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { req, params }) => {
+  v2Endpoint(deps, "account:read", async (account, { req, params }) => {
     validQuery(webhookKeyQuerySchema, params);
     return send(200, endpointJson(await endpointOf(context(deps), account.id, idsOf(req).id)));
   });
 
 /** PATCH /v2/webhooks/{id}: changes its url, events, enabled or description. */
 export const v2UpdateWebhookHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { req, params }) => {
+  v2Endpoint(deps, "account:write", async (account, { req, params }) => {
     validQuery(webhookKeyQuerySchema, params);
     const change = await readJsonBody(req, webhookUpdateBodySchema, MAX_WEBHOOK_BODY_BYTES);
     return send(200, endpointJson(await updateEndpoint(context(deps), account.id, idsOf(req).id, change)));
@@ -83,7 +83,7 @@ export const v2UpdateWebhookHandler = (deps: ApiDeps) =>
 
 /** DELETE /v2/webhooks/{id}: 204; its pending deliveries and log go with it. */
 export const v2DeleteWebhookHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { req, params }) => {
+  v2Endpoint(deps, "account:write", async (account, { req, params }) => {
     validQuery(webhookKeyQuerySchema, params);
     await deleteEndpoint(context(deps), account.id, idsOf(req).id);
     return noContent(204);
@@ -91,7 +91,7 @@ export const v2DeleteWebhookHandler = (deps: ApiDeps) =>
 
 /** POST /v2/webhooks/{id}/secret: a new secret (shown only here); the old one signs beside it for 24 hours. */
 export const v2RollWebhookSecretHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { req, params }) => {
+  v2Endpoint(deps, "account:write", async (account, { req, params }) => {
     validQuery(webhookKeyQuerySchema, params);
     const { id } = idsOf(req);
     const rolled = await rollSecret(context(deps), account.id, id, deps.clock.now());
@@ -100,7 +100,7 @@ export const v2RollWebhookSecretHandler = (deps: ApiDeps) =>
 
 /** POST /v2/webhooks/{id}/test: a `webhook.test` event to this endpoint only, sent at once. */
 export const v2TestWebhookHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { req, params }) => {
+  v2Endpoint(deps, "account:write", async (account, { req, params }) => {
     validQuery(webhookKeyQuerySchema, params);
     const eventId = await sendTestEvent(context(deps), account.id, idsOf(req).id, deps.clock.now());
     deps.webhooksQueued();
@@ -109,7 +109,7 @@ export const v2TestWebhookHandler = (deps: ApiDeps) =>
 
 /** GET /v2/webhooks/{id}/deliveries: the endpoint's attempts, newest first, a page at a time. */
 export const v2WebhookDeliveriesHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { req, params }) => {
+  v2Endpoint(deps, "account:read", async (account, { req, params }) => {
     const query = validQuery(deliveriesQuerySchema, params);
     const page = await deliveryLog(context(deps), account.id, idsOf(req).id, query);
     return send(200, {
@@ -131,7 +131,7 @@ export const v2WebhookDeliveriesHandler = (deps: ApiDeps) =>
 
 /** POST /v2/webhooks/{id}/deliveries/{delivery_id}/retry: sends that attempt's event to the endpoint again now. */
 export const v2RetryWebhookDeliveryHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, async (account, { req, params }) => {
+  v2Endpoint(deps, "account:write", async (account, { req, params }) => {
     validQuery(webhookKeyQuerySchema, params);
     const { id, deliveryId } = idsOf(req);
     const retried = await retryDelivery(context(deps), account.id, id, deliveryId, deps.clock.now());

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { ALL_SCOPES } from "@/lib/keys/scopes";
+import { keyNotices } from "@/lib/keys/key-notices";
+import { MAX_GRACE_SECONDS } from "@/lib/keys/api-keys";
+import { dashboard } from "@/dashboard/server/context";
+import { accountMail } from "@/dashboard/server/account-mail";
+import { keyRowOf } from "@/dashboard/server/key-json";
+import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
+
+const input = z.object({ id: z.string().max(100), graceSeconds: z.number().int().min(0).max(MAX_GRACE_SECONDS) });
+
+/** A new key in place of this one, which works on for the grace chosen; the account is mailed. */
+export const POST = signedInEndpoint({ input }, async ({ account, input }) => {
+  const { keys, clock } = dashboard();
+  const now = clock.now();
+  const rolled = await keys.roll(account.id, input.id, input.graceSeconds, ALL_SCOPES, now, keyNotices(accountMail().notices, now).rolled);
+  return Response.json({ key: rolled.key, row: keyRowOf(rolled.record) }, { headers: { "Cache-Control": "no-store" } });
+});

@@ -1,0 +1,132 @@
+import { randomBytes } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { accountMailOf } from "../../lib/accounts/account-mail.ts";
+import { hashApiKey } from "../../lib/keys/api-key.ts";
+import { ApiKeys, MAX_KEYS } from "../../lib/keys/api-keys.ts";
+import { KeyError } from "../../lib/keys/key-errors.ts";
+import { keyNotices } from "../../lib/keys/key-notices.ts";
+import { ALL_SCOPES } from "../../lib/keys/scopes.ts";
+import { KeyVault } from "../../lib/security/secrets.ts";
+import { accountMailHarness, ORIGIN } from "../support/account-mail.ts";
+import { postgresSkipReason, postgresStoreDatabase, sqliteStoreDatabase } from "../support/stores.ts";
+
+/** The key verbs (lib/keys/api-keys.ts) on both databases: limits, grace, grants, reveal, and the notices in their transactions. */
+const skipPostgres = (await postgresSkipReason("test/keys/api-keys.test.ts")) !== undefined;
+const drivers = [
+  { name: "SQLite", database: sqliteStoreDatabase, skip: false },
+  { name: "PostgreSQL", database: postgresStoreDatabase, skip: skipPostgres },
+];
+
+const HOUR = 3_600_000;
+
+describe.each(drivers)("API keys on $name", ({ database, skip }) => {
+  const h = accountMailHarness(database, skip);
+  const vault = new KeyVault(randomBytes(32));
+  let keys: ApiKeys;
+  beforeAll(() => {
+    if (!skip) keys = new ApiKeys(h.db.prisma, vault);
+  });
+  const now = () => h.clock.now;
+  const rowOf = (id: string) => h.db.prisma.apiKey.findUniqueOrThrow({ where: { id } });
+
+  it.skipIf(skip)("a new account has one key, Default, with every scope; a key is stored only as its hash and prefix", async () => {
+    const account = await h.account();
+    const [only] = await keys.list(account.id);
+    expect(only).toMatchObject({ name: "Default", scopes: [...ALL_SCOPES], revokedAt: null, expiresAt: null, revealable: false });
+    const made = await keys.create(account.id, { name: "Plugin", scopes: ["counts:read"], expiresAt: null }, ALL_SCOPES, now());
+    expect(made.key).toMatch(/^[0-9a-f]{40}$/);
+    const row = await rowOf(made.record.id);
+    expect(row).toMatchObject({ keyHash: hashApiKey(made.key), prefix: made.key.slice(0, 8), sealed: null });
+    expect(JSON.stringify(row)).not.toContain(made.key);
+  });
+
+  it.skipIf(skip)("50 keys at most, also when 60 are created at once", async () => {
+    const account = await h.account();
+    const results = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) => keys.create(account.id, { name: `k${i}`, scopes: ["counts:read"], expiresAt: null }, ALL_SCOPES, now())),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(MAX_KEYS - 1);
+    for (const failed of results.filter((r) => r.status === "rejected")) expect((failed.reason as KeyError).code).toBe("too_many_keys");
+    expect(await h.db.prisma.apiKey.count({ where: { accountId: account.id } })).toBe(MAX_KEYS);
+  });
+
+  it.skipIf(skip)("a key can grant only scopes it has, by creating a key or by rolling a stronger one", async () => {
+    const account = await h.account();
+    const [strong] = await keys.list(account.id);
+    const grantor = ["keys:write", "counts:read"] as const;
+    await expect(keys.create(account.id, { name: "x", scopes: ["counts:read", "bulk:write"], expiresAt: null }, grantor, now())).rejects.toMatchObject({ code: "insufficient_scope" });
+    await expect(keys.roll(account.id, strong!.id, 0, grantor, now())).rejects.toMatchObject({ code: "insufficient_scope" });
+    expect((await keys.create(account.id, { name: "ok", scopes: ["counts:read"], expiresAt: null }, grantor, now())).record.scopes).toEqual(["counts:read"]);
+  });
+
+  it.skipIf(skip)("a roll keeps name, scopes and expiry; the old key's expiry becomes the end of its grace, never later than it was", async () => {
+    const account = await h.account();
+    const expiresAt = now() + 48 * HOUR;
+    const old = await keys.create(account.id, { name: "CI", scopes: ["bulk:read", "bulk:write"], expiresAt }, ALL_SCOPES, now());
+    const rolled = await keys.roll(account.id, old.record.id, 3600, ALL_SCOPES, now());
+    expect(rolled.record).toMatchObject({ name: "CI", scopes: ["bulk:read", "bulk:write"], expiresAt });
+    expect((await keys.get(account.id, old.record.id)).expiresAt).toBe(now() + HOUR);
+    // A grace past the key's own expiry does not lengthen it.
+    const again = await keys.roll(account.id, rolled.record.id, 7 * 24 * 3600, ALL_SCOPES, now());
+    expect((await keys.get(account.id, rolled.record.id)).expiresAt).toBe(expiresAt);
+    expect(again.record.expiresAt).toBe(expiresAt);
+  });
+
+  it.skipIf(skip)("another account's key is not found by any verb", async () => {
+    const mine = await h.account();
+    const theirs = await h.account();
+    const [their] = await keys.list(theirs.id);
+    for (const attempt of [
+      () => keys.get(mine.id, their!.id),
+      () => keys.roll(mine.id, their!.id, 0, ALL_SCOPES, now()),
+      () => keys.revoke(mine.id, their!.id, now()),
+      () => keys.reveal(mine.id, their!.id),
+    ]) {
+      await expect(attempt()).rejects.toMatchObject({ code: "key_not_found" });
+    }
+    expect((await keys.get(theirs.id, their!.id)).revokedAt).toBeNull();
+  });
+
+  it.skipIf(skip)("the key carried over is revealed once, even to two requests at once, and its prefix is filled when listed", async () => {
+    const account = await h.account();
+    const [carried] = await keys.list(account.id);
+    const value = "ab12cd34".padEnd(40, "0");
+    await h.db.prisma.apiKey.update({ where: { id: carried!.id }, data: { keyHash: hashApiKey(value), prefix: null, sealed: vault.encrypt(value) } });
+    expect((await keys.list(account.id))[0]).toMatchObject({ prefix: "ab12cd34", revealable: true });
+    const both = await Promise.all([keys.reveal(account.id, carried!.id), keys.reveal(account.id, carried!.id)]);
+    expect(both.filter((key) => key === value)).toHaveLength(1);
+    expect(both.filter((key) => key === null)).toHaveLength(1);
+    expect((await rowOf(carried!.id)).sealed).toBeNull();
+    expect(await keys.reveal(account.id, carried!.id)).toBeNull();
+  });
+
+  it.skipIf(skip)("a roll and a revoke each queue their notice in the same transaction, and the account gets them", async () => {
+    const account = await h.account();
+    const [key] = await keys.list(account.id);
+    const notices = keyNotices(h.mail.notices, now());
+    const rolled = await keys.roll(account.id, key!.id, 86_400, ALL_SCOPES, now(), notices.rolled);
+    await keys.revoke(account.id, rolled.record.id, now(), notices.revoked);
+    expect(await h.mailTo(account.email)).toEqual([
+      { kind: "api_key_rolled", status: "pending" },
+      { kind: "api_key_revoked", status: "pending" },
+    ]);
+    await h.deliver();
+    const [rolledMail, revokedMail] = h.received(account.email);
+    expect(rolledMail!.subject).toBe("Your sharecount API key was rolled");
+    expect(rolledMail!.text).toContain('"Default"');
+    expect(rolledMail!.text).toContain("The old key keeps working until 2 March 2026 at 09:00 UTC");
+    expect(rolledMail!.text).not.toContain(rolled.key);
+    expect(String(rolledMail!.html)).toContain(`${ORIGIN}/dashboard/keys`);
+    expect(revokedMail!.subject).toBe("A sharecount API key was revoked");
+  });
+
+  it.skipIf(skip)("no notice can be queued, no roll and no revoke: the key stays as it was", async () => {
+    const account = await h.account();
+    const [key] = await keys.list(account.id);
+    const broken = keyNotices(accountMailOf(h.db.prisma, h.outbox, "not a url").notices, now());
+    await expect(keys.roll(account.id, key!.id, 0, ALL_SCOPES, now(), broken.rolled)).rejects.toThrow();
+    await expect(keys.revoke(account.id, key!.id, now(), broken.revoked)).rejects.toThrow();
+    expect(await keys.list(account.id)).toEqual([key]);
+    expect(await h.mailTo(account.email)).toEqual([]);
+  });
+});
