@@ -423,21 +423,18 @@ test.describe("a signed-in browser", () => {
       }
       expect(leaks, "responses that contain the API key").toEqual([]);
 
-      // Control: the string searched for is the account's real key, which the browser gets when it asks (reveal).
-      if (dashboardRoutes().some((r) => r.path === "/api/dashboard/key" && r.methods.includes("POST"))) {
-        const reveal = await page.request.post("/api/dashboard/key", { headers: { Origin: E2E_BASE_URL, "Sec-Fetch-Site": "same-origin" } });
-        expect(reveal.status()).toBe(200);
-        expect(await reveal.text()).toContain(account.apiKey);
-      }
+      // Control: the string searched for is the account's real, working key.
+      expect((await api("/v1.0/quota", account.apiKey)).status).toBe(200);
       test.info().annotations.push({ type: "checked", description: `${seen.length} responses, ${scripts.size} scripts, pages ${pages.join(" ")}` });
     });
 
     await test.step("cross-site mutations get 403 before anything happens", async () => {
       const cookie = cookieHeader(await page.context().cookies());
       const mutations = dashboardRoutes().flatMap((r) => r.methods.filter((m) => MUTATIONS.includes(m)).map((method) => ({ method, path: r.path })));
-      // The key roll is the one that matters most; any other mutation route stands in until it exists.
-      const roll = mutations.find((m) => m.path === "/api/dashboard/key/roll" && m.method === "POST");
-      const targets = roll ? [roll, ...mutations.filter((m) => m !== roll)] : mutations;
+      // Making a key is the one that matters most: it would hand the site a working key.
+      const create = mutations.find((m) => m.path === "/api/dashboard/keys" && m.method === "POST");
+      expect(create).toBeDefined();
+      const targets = [create!, ...mutations.filter((m) => m !== create)];
       expect(targets.length, "app/api/dashboard has a mutation route").toBeGreaterThan(0);
       const send = (r: APIRequestContext, target: { method: string; path: string }, headers: Record<string, string>) =>
         r.fetch(target.path, { method: target.method, headers: { Cookie: cookie, "Content-Type": "application/json", ...headers }, data: {} });
@@ -449,8 +446,9 @@ test.describe("a signed-in browser", () => {
         const foreignOrigin = await send(request, target, { Origin: "https://evil.example" });
         expect(foreignOrigin.status(), `${target.method} ${target.path} from a foreign Origin`).toBe(403);
       }
-      // Nothing happened: the key (which a roll would have replaced) still works, and the session still does.
+      // Nothing happened: the account still has its one key, which still works, and the session still does.
       expect((await api("/v1.0/quota", account.apiKey)).status).toBe(200);
+      expect(((await api("/v2/keys", account.apiKey)).body as { data: unknown[] }).data).toHaveLength(1);
       await page.goto("/dashboard");
       await expect(page).toHaveURL(/\/dashboard$/);
     });

@@ -59,7 +59,7 @@ test("sign-up mails a link; the banner offers it again (rate limited) until the 
   expect(first.link).toMatch(new RegExp(`^${E2E_BASE_URL}/verify-email\\?token=[\\w-]{43}$`));
   expect(first.mail.html).toContain(first.link);
   // The dashboard works meanwhile.
-  await expect(page.getByTestId("api-key")).toBeVisible();
+  await expect(page.getByTestId("key-summary")).toBeVisible();
   await screenshots(page, "email-banner");
 
   const resend = banner(page).getByRole("button", { name: "Send the link again" });
@@ -84,7 +84,7 @@ test("sign-up mails a link; the banner offers it again (rate limited) until the 
   await screenshots(page, "email-confirmed");
   await page.getByRole("link", { name: "Go to the dashboard" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByTestId("api-key")).toBeVisible();
+  await expect(page.getByTestId("key-summary")).toBeVisible();
   await expect(banner(page)).toHaveCount(0);
   expect(admin("account:show", "--email", email)).toMatchObject({ email_verified: true });
 
@@ -172,16 +172,20 @@ test("changing the address: a link to the new one, a notice to the old, and noth
   await page.context().close();
 });
 
-test("rolling the key mails a notice (key:roll's is tested in test/admin/cli-mail.test.ts)", async ({ signedIn: page, account }) => {
-  await page.goto("/dashboard");
-  await page.getByRole("button", { name: "Roll key…" }).click();
-  await page.getByRole("dialog", { name: "Roll the API key?" }).getByRole("button", { name: "Roll key" }).click();
-  const created = page.getByRole("dialog", { name: "Your new API key" });
-  await expect(created.getByTestId("new-api-key")).toHaveText(/^[0-9a-f]{40}$/);
-  const newKey = (await created.getByTestId("new-api-key").textContent())!;
+test("rolling a key mails a notice that names it and says how long the old one works (key:roll's is tested in test/admin/cli-mail.test.ts)", async ({ signedIn: page, account }) => {
+  await page.goto("/dashboard/keys");
+  await page.getByRole("button", { name: "Roll…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Roll “Default”?" });
+  await dialog.getByLabel("The old key").selectOption({ label: "Works on for an hour" });
+  await dialog.getByRole("button", { name: "Roll key" }).click();
+  await expect(dialog.getByTestId("new-api-key")).toHaveText(/^[0-9a-f]{40}$/);
+  const newKey = (await dialog.getByTestId("new-api-key").textContent())!;
   const { mail, link } = await waitForMail(account.email, /API key was rolled$/);
-  expect(link).toBe(`${E2E_BASE_URL}/dashboard`);
+  expect(link).toBe(`${E2E_BASE_URL}/dashboard/keys`);
+  expect(mail.text).toContain('"Default"');
+  expect(mail.text).toMatch(/The old key keeps working until \d+ \w+ \d{4} at \d\d:\d\d UTC/);
   expect(mail.text).not.toContain(newKey);
+  expect(mail.text).not.toContain(account.apiKey);
   expect(mail.autoSubmitted).toBe("auto-generated");
 });
 

@@ -29,22 +29,20 @@ const AUTH_GET_ROUTES = [
 interface StoredSecrets {
   passwordHash: string;
   apiKeyHash: string;
-  apiKeyEncrypted: string;
   sessionTokenHashes: string[];
 }
 
 function storedSecrets(email: string): StoredSecrets {
   return withDatabase((db) => {
     const account = db
-      .prepare<[string], { id: string; password_hash: string; api_key_hash: string; api_key_encrypted: string }>(
-        "SELECT id, password_hash, api_key_hash, api_key_encrypted FROM account WHERE email = ?",
+      .prepare<[string], { id: string; password_hash: string; api_key_hash: string }>(
+        "SELECT a.id, a.password_hash, k.key_hash AS api_key_hash FROM account a JOIN api_key k ON k.account_id = a.id WHERE a.email = ?",
       )
       .get(email)!;
     const sessions = db.prepare<[string], { session_token: string }>("SELECT session_token FROM session WHERE account_id = ?").all(account.id);
     return {
       passwordHash: account.password_hash,
       apiKeyHash: account.api_key_hash,
-      apiKeyEncrypted: account.api_key_encrypted,
       sessionTokenHashes: sessions.map((s) => s.session_token),
     };
   });
@@ -62,7 +60,6 @@ test("no GET route a signed-in browser can call answers a session token, a passw
     // The argon2 hash's last part alone, in case something re-encodes the PHC string.
     "password hash digest": stored.passwordHash.split("$").at(-1)!,
     "API key hash": stored.apiKeyHash,
-    "encrypted API key": stored.apiKeyEncrypted,
     ...Object.fromEntries(stored.sessionTokenHashes.map((hash, i) => [`stored session token ${i}`, hash])),
   };
 

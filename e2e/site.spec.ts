@@ -83,7 +83,7 @@ test.describe("the API reference", () => {
     await expect(page.locator("#post-v1-0-bulk")).toBeInViewport();
   });
 
-  test("shows statuses as the API answers them, inline code as code, and a bulk example with a body that runs", async ({ signedIn: page }) => {
+  test("shows statuses as the API answers them, inline code as code, and a bulk example with a body that runs", async ({ signedIn: page, account }) => {
     await page.goto("/dashboard/api");
     const answerOf = (card: string, status: string) => page.locator(`#${card} [data-testid="reference-response"]`).filter({ has: page.locator(`dt:text-is("${status}")`) });
     // v1.0 refuses a used-up quota with 401, as the original service does; v1.1 with 403.
@@ -97,8 +97,10 @@ test.describe("the API reference", () => {
     await expect(example).toHaveAttribute("tabindex", "0");
     await expect(example).toHaveAttribute("aria-label", "curl example of POST /v1.0/bulk");
 
-    // The bulk submission's example carries URL lines, and runs as shown with the key revealed.
-    await page.getByTestId("reference-reveal").click();
+    // Each operation names its scope.
+    await expect(page.locator("#post-v1-0-bulk").getByTestId("reference-scope")).toHaveText("Needs a key with the scope bulk:write.");
+    // The bulk submission's example carries URL lines, and runs as shown with a pasted key (which stays in the page).
+    await page.getByTestId("reference-key").fill(account.apiKey);
     await expect(example).not.toContainText("YOUR_KEY");
     const command = await example.innerText();
     expect(command).toContain("--data-binary @-");

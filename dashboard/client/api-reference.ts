@@ -48,6 +48,7 @@ const parameterSchema = z.object({
 const operationSchema = z.object({
   summary: z.string().optional(),
   tags: z.array(z.string()).optional(),
+  security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
   parameters: z.array(parameterSchema).optional(),
   requestBody: z.object({ content: z.record(z.string(), z.object({ schema: schemaObject })) }).optional(),
   responses: z.record(z.string(), z.object({ description: z.string() }).loose()),
@@ -82,6 +83,8 @@ export interface Operation {
   path: string;
   group: string;
   summary: string;
+  /** The scope a key needs for it (null: no key at all). */
+  scope: string | null;
   parameters: Parameter[];
   body: ExampleBody | undefined;
   responses: { status: string; description: string }[];
@@ -149,6 +152,7 @@ export function operationsOf(document: z.infer<typeof openApiSchema>): Operation
         path,
         group: op.tags?.[0] ?? "other",
         summary: op.summary ?? "",
+        scope: Object.values(op.security?.[0] ?? {})[0]?.[0] ?? null,
         parameters: (op.parameters ?? []).map((p) => {
           const schema = resolve(p.schema, components);
           return {

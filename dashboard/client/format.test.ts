@@ -7,7 +7,6 @@ import {
   formatPercent,
   formatTimeAgo,
   formatTimeUntil,
-  maskApiKey,
   parseStaleHeader,
   quotaLevel,
   quotaRatio,
@@ -83,16 +82,6 @@ describe("time", () => {
     expect(formatClockTime(reset, { locale: "en-GB", timeZone: "UTC" })).toBe("Sun 00:00");
     expect(formatClockTime(reset, { locale: "en-GB", timeZone: "Asia/Kolkata" })).toBe("Sun 05:30");
     expect(formatClockTime(reset, { locale: "en-GB", timeZone: "America/New_York" })).toBe("Sat 19:00");
-  });
-});
-
-describe("API key mask", () => {
-  it("keeps only the last four characters", () => {
-    const key = "3f1c9a0b7d2e4f6a8b0c1d2e3f4a5b6c7d8e9f0a";
-    const mask = maskApiKey(key);
-    expect(mask.endsWith("9f0a")).toBe(true);
-    expect(mask).toBe("••••••••••••9f0a");
-    expect(mask).not.toContain(key.slice(0, 8));
   });
 });
 

@@ -73,11 +73,6 @@ export function formatClockTime(at: number, options: { locale?: string; timeZone
   }).format(at);
 }
 
-/** Only the end of an API key: enough to tell keys apart, useless to anyone who reads it over a shoulder. */
-export function maskApiKey(apiKey: string): string {
-  return `${"•".repeat(12)}${apiKey.slice(-4)}`;
-}
-
 /** `X-Sharecount-Stale: Facebook=3600, Pinterest=60`: which networks were answered with a last known count, and its age. */
 export function parseStaleHeader(header: string | null): { network: string; ageSeconds: number }[] {
   if (!header) return [];

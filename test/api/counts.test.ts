@@ -164,7 +164,7 @@ describe("JSONP", () => {
     const res = await svc.get(`/v1.0/${q(freshUrl(), "not-a-key", "&callback=cb")}`);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(
-      `/**/ cb(${JSON.stringify({ Error: "The API key is not valid (it may have been rolled).", Type: "invalid_api_key" })});`,
+      `/**/ cb(${JSON.stringify({ Error: "The API key is not valid (it may have been revoked or rolled).", Type: "invalid_api_key" })});`,
     );
   });
 

@@ -28,7 +28,7 @@ describe.skipIf(skip)("PostgreSQL store", () => {
     await sleep(200);
     expect(await a.accounts.version()).toBe(version);
     const changes = [
-      "UPDATE account SET api_key_hash = 'rolled-' || id WHERE id = $1",
+      "UPDATE api_key SET revoked_at = now() WHERE account_id = $1",
       "UPDATE account SET whitelist_enabled = true WHERE id = $1",
       "INSERT INTO whitelist_domain (account_id, domain) VALUES ($1, 'c.example')",
       "UPDATE plan SET daily_quota = daily_quota + 1 WHERE name = 'p' AND $1::text IS NOT NULL",

@@ -56,7 +56,7 @@ describe("GET /v2/account/export", () => {
     await expectError(await svc.get(`/v2/account/export?apikey=${apiKey}&since=2026-01-01`), 400, "invalid_parameter");
     await expectError(await svc.get(`/v2/account/export?apikey=${apiKey}`, { method: "POST" }), 405, "method_not_allowed");
     const operation = JSON.parse(openApiDocument()).paths["/v2/account/export"].get;
-    expect(Object.keys(operation.responses).sort()).toEqual(["200", "400", "401", "429", "503"]);
+    expect(Object.keys(operation.responses).sort()).toEqual(["200", "400", "401", "403", "429", "503"]);
     expect(operation.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/AccountExport" });
   });
 });

@@ -30,6 +30,15 @@ export function OperationCard({ operation, example }: { operation: Operation; ex
       <p className="text-sm text-slate-700">
         <InlineText text={operation.summary} />
       </p>
+      <p className="mt-1 text-xs text-slate-600" data-testid="reference-scope">
+        {operation.scope ? (
+          <>
+            Needs a key with the scope <code className="rounded bg-slate-100 px-1">{operation.scope}</code>.
+          </>
+        ) : (
+          "No key needed."
+        )}
+      </p>
       {operation.parameters.length > 0 && (
         // Scrolls sideways on a phone: reachable and named for keyboard users.
         <div className="mt-3 overflow-x-auto" tabIndex={0} role="group" aria-label={`Parameters of ${name}`}>

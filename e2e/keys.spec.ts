@@ -1,0 +1,93 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { api, expect, expectNoPageOverflow, test } from "./fixtures";
+
+const COUNT = "/v1.0/?url=https%3A%2F%2Fexample.com%2Fe2e-keys";
+const items = (page: Page) => page.getByTestId("key-item");
+
+/** Light and dark, desktop and phone: no axe violation, nothing wider than the screen, a screenshot of each. */
+async function lookAt(page: Page, name: string) {
+  for (const [size, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
+    await page.setViewportSize(viewport);
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`), `${name} ${size} ${colorScheme}`).toEqual([]);
+      await expectNoPageOverflow(page, viewport.width);
+      await page.screenshot({ path: test.info().outputPath(`${name}-${size}-${colorScheme}.png`), fullPage: true });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+test("creates a key with a name, scopes and an expiry, shows it once, and the API holds it to its scopes", async ({ signedIn: page, account }) => {
+  await page.goto("/dashboard/keys");
+  await expect(page.getByRole("heading", { name: "API keys", level: 1 })).toBeVisible();
+  await expect(items(page)).toHaveCount(1);
+  await expect(items(page)).toContainText("Default");
+
+  await page.getByRole("button", { name: "Create key" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create a key" });
+  // Checked in the page before anything is sent.
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  await expect(dialog.getByText("Name the key, so you can tell it apart later.")).toBeVisible();
+  await dialog.getByLabel("Name").fill("Share buttons");
+  await dialog.getByLabel("Expires").selectOption({ label: "In 30 days" });
+  await lookAt(page, "keys-create");
+  await dialog.getByRole("button", { name: "Create key" }).click();
+
+  const made = page.getByRole("dialog", { name: "Your new key “Share buttons”" });
+  await expect(made.getByTestId("new-api-key")).toHaveText(/^[0-9a-f]{40}$/);
+  const key = (await made.getByTestId("new-api-key").textContent())!;
+  await made.getByRole("button", { name: "Done" }).click();
+  await expect(made).toBeHidden();
+
+  const item = items(page).filter({ hasText: "Share buttons" });
+  await expect(item).toContainText(`${key.slice(0, 8)}…`);
+  await expect(item.getByRole("list", { name: "Scopes" })).toHaveText("counts:read");
+  await expect(item).toContainText("never used");
+  await expect(item).toContainText(/expires \w+/);
+  expect(await page.content()).not.toContain(key);
+  await page.reload();
+  expect(await page.content()).not.toContain(key);
+
+  expect((await api(COUNT, key)).status).toBe(200);
+  expect(await api("/v1.0/quota", key)).toMatchObject({ status: 403, body: { Type: "insufficient_scope" } });
+  expect((await api("/v1.0/quota", account.apiKey)).status).toBe(200);
+  await lookAt(page, "keys");
+});
+
+test("rolls a key with a grace: both work until it ends; revokes a key after asking: it stops at once", async ({ signedIn: page, account }) => {
+  await page.goto("/dashboard/keys");
+  const defaultKey = items(page).filter({ hasText: "Default" });
+
+  // Keyboard: the dialog opens with the grace chosen, Escape leaves the key as it was.
+  await defaultKey.getByRole("button", { name: "Roll…" }).click();
+  const roll = page.getByRole("dialog", { name: "Roll “Default”?" });
+  await expect(roll.getByLabel("The old key")).toHaveValue("86400");
+  await page.keyboard.press("Escape");
+  await expect(roll).toBeHidden();
+
+  await defaultKey.getByRole("button", { name: "Roll…" }).click();
+  await roll.getByLabel("The old key").selectOption({ label: "Works on for an hour" });
+  await roll.getByRole("button", { name: "Roll key" }).click();
+  await expect(roll.getByTestId("new-api-key")).toHaveText(/^[0-9a-f]{40}$/);
+  await expect(roll).toContainText("The old key works until");
+  const rolled = (await roll.getByTestId("new-api-key").textContent())!;
+  await roll.getByRole("button", { name: "Done" }).click();
+  expect((await api("/v1.0/quota", account.apiKey)).status).toBe(200);
+  expect((await api("/v1.0/quota", rolled)).status).toBe(200);
+  await expect(items(page)).toHaveCount(2);
+  await expect(items(page).filter({ hasText: /expires .*\d/ })).toHaveCount(1);
+
+  const current = items(page).filter({ hasText: rolled.slice(0, 8) });
+  await current.getByRole("button", { name: "Revoke…" }).click();
+  const revoke = page.getByRole("dialog", { name: "Revoke “Default”?" });
+  await expect(revoke).toContainText("stops working at once");
+  await revoke.getByRole("button", { name: "Revoke key" }).click();
+  await expect(revoke).toBeHidden();
+  await expect(current).toContainText("revoked");
+  await expect(current.getByRole("button")).toHaveCount(0);
+  expect(await api("/v1.0/quota", rolled)).toMatchObject({ status: 401, body: { Type: "invalid_api_key" } });
+});
