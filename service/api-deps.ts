@@ -9,6 +9,7 @@ import type { HistoryRecorder } from "./history/recorder.ts";
 import type { NetworkHealthEntry } from "./networks/health.ts";
 import type { AlertKit } from "../lib/alerts/open-alerts.ts";
 import type { WebhookLimits } from "../lib/webhooks/webhook-limits.ts";
+import type { AuditDeps } from "./audit/audit-service.ts";
 
 /** What the API's routes are built from; one instance per process. */
 export interface ApiDeps {
@@ -40,6 +41,8 @@ export interface ApiDeps {
   webhookLimits: WebhookLimits;
   /** Events with webhook deliveries were stored: the delivery worker in this process (if any) looks now. */
   webhooksQueued: () => void;
+  /** The audit log: GET /v2/audit reads it; changes made through the API record who made them. */
+  audit: AuditDeps;
   /** Networks are the sandbox: every count answer says so. */
   sandbox: boolean;
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { signedActor } from "./audit-source.ts";
 import { z } from "zod";
 import { AccountError } from "../../lib/accounts/accounts.ts";
 import { ApiClientError, ShareCountApi } from "./api-client.ts";
@@ -122,7 +123,7 @@ export function signedInEndpoint<S extends z.ZodTypeAny = z.ZodUndefined>(
         const { accounts, apiUrl } = dashboard();
         const key = await accounts.apiKeyOf(account.id);
         if (!key) throw new DashboardError("no_key", 409, "This account has no stored API key: roll the key once to use the dashboard.");
-        return new ShareCountApi(apiUrl, key);
+        return new ShareCountApi(apiUrl, key, () => signedActor(account));
       };
       const result = await handler({ account, input, api, request });
       return result instanceof Response ? result : Response.json(result, { headers: { "Cache-Control": "no-store" } });
