@@ -13,6 +13,7 @@ const LINKS = [
   { href: "/dashboard/bulk", label: "Bulk" },
   { href: "/dashboard/networks", label: "Networks" },
   { href: "/dashboard/alerts", label: "Alerts" },
+  { href: "/dashboard/audit", label: "Audit" },
   { href: "/dashboard/settings", label: "Settings" },
   { href: "/dashboard/api", label: "API reference" },
 ];

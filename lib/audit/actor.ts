@@ -14,8 +14,7 @@ export type AuditActor =
   /** Nobody signed in: a failed sign-in to the account. */
   | { type: "anonymous"; id: null; label: null };
 
-export const ACTOR_TYPES = ["user", "key", "system", "anonymous"] as const;
-export type ActorType = (typeof ACTOR_TYPES)[number];
+export { ACTOR_TYPES, type ActorType } from "./actor-types.ts";
 
 export const userActor = (user: { id: string; email: string }): AuditActor => ({ type: "user", id: user.id, label: user.email });
 export const keyActor = (key: { id: string | null; name?: string } = { id: null }): AuditActor => ({ type: "key", id: key.id, label: key.name ?? "API key" });

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../db/prisma.ts";
-import type { ActorType } from "./actor.ts";
+import type { ActorType } from "./actor-types.ts";
 import { auditChangeSchema, type AuditAction, type AuditChange } from "./catalogue.ts";
 import type { AuditPosition } from "./audit-cursor.ts";
 

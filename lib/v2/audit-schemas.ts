@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ACTOR_TYPES } from "../audit/actor.ts";
+import { ACTOR_TYPES } from "../audit/actor-types.ts";
 import { AUDIT_ACTIONS, auditChangeSchema } from "../audit/catalogue.ts";
 import { apikey, queryInteger } from "./schemas.ts";
 
