@@ -22,6 +22,7 @@ test("the Audit page shows sign-ins, a failed one, and changes by the user and t
   await expect(page.getByText("Wrong email or password.")).toBeVisible();
   // An address nobody has: recorded for no one (nothing of it can show below).
   await page.getByLabel("Email").fill(`nobody-${Date.now()}@example.com`);
+  await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByText("Wrong email or password.")).toBeVisible();
   await signIn(page, account);

@@ -49,10 +49,11 @@ export function sharecountAdapter({ prisma, accounts, clock }: DashboardContext)
     async createSession(session) {
       const { [SIGN_IN_METHOD]: given, ...row } = session as typeof session & { [SIGN_IN_METHOD]?: SignInMethod };
       const method = given ?? (await providerOfRequest());
-      if (!method) throw new Error("a session made neither by a password nor by a provider's callback");
+      // Only a password and the providers' callbacks make sessions; should another path appear, signing in must still work.
+      if (!method) console.error(JSON.stringify({ event: "sign_in_method_unknown", accountId: row.userId }));
       const created = await prisma.$transaction(async (tx) => {
         const made = await tx.session.create({ data: { ...row, sessionToken: hashSessionToken(row.sessionToken) } });
-        await recordSignIn(tx, await tx.account.findUniqueOrThrow({ where: { id: made.userId }, select: { id: true, email: true } }), method);
+        if (method) await recordSignIn(tx, await tx.account.findUniqueOrThrow({ where: { id: made.userId }, select: { id: true, email: true } }), method);
         return made;
       });
       await noteSignIn(created.userId);
