@@ -8,7 +8,10 @@ import { expectError } from "../support/api-error.ts";
 import { bearer } from "../support/bearer.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
-/** GET /v2/audit and the events the API itself records (webhook endpoints), through the real service. */
+/**
+ * GET /v2/audit and the events the API itself records (webhook endpoints), through the real service (SQLite
+ * here, PostgreSQL in the `scale` project).
+ */
 let svc: TestService;
 const T0 = Date.UTC(2026, 10, 20, 8);
 const HOUR = 3_600_000;
@@ -41,6 +44,9 @@ async function accountWithEvents() {
   }
   return { apiKey, user };
 }
+
+/** The command line needs the service's secret on PostgreSQL (SQLite keeps it in a file beside the database). */
+const secretEnv = (): Record<string, string> => (svc.env.SHARECOUNT_SECRET ? { SHARECOUNT_SECRET: svc.env.SHARECOUNT_SECRET } : {});
 
 describe("GET /v2/audit", () => {
   it("lists the account's events newest first, pages by cursor without repeats or gaps, and filters", async () => {
@@ -125,7 +131,7 @@ describe("GET /v2/audit", () => {
 
   it("a plan change by the admin command line is recorded with the system as actor", async () => {
     const { apiKey, email } = await svc.account("free");
-    const result = await runAdmin(svc.env.DATABASE_URL, ["account:plan", "--email", email, "--plan", "plus"]);
+    const result = await runAdmin(svc.env.DATABASE_URL, ["account:plan", "--email", email, "--plan", "plus"], secretEnv());
     expect(result.code).toBe(0);
     const { data } = await audit(apiKey, "?action=plan.changed");
     expect(data).toMatchObject([{ actor: { type: "system", id: null, label: "admin command line" }, ip: null, changes: { from: "free", to: "plus" } }]);
