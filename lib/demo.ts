@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { systemSource } from "./audit/actor.ts";
 import { AccountError, Accounts } from "./accounts/accounts.ts";
 import { newBulkId } from "./bulk/bulk-id.ts";
 import { createPrisma } from "./db/prisma.ts";
@@ -156,7 +157,7 @@ export async function seedDemoAccount(options: DemoSeedOptions): Promise<DemoSee
 
   if (!created) {
     // A new password at every start; sessions signed in with an earlier one end.
-    await accounts.setPassword(account.id, password);
+    await accounts.setPassword(account.id, password, { audit: systemSource(now), via: "admin" });
   }
 
   // History: once (the account has no usage rows yet). The usage rows go last: once they are there the
@@ -229,10 +230,10 @@ export async function startDemo(
  * password (printed in an old log) is removed and its sessions end. Its data stays.
  */
 export async function disableDemo(env: Env, log: (line: string) => void = console.log): Promise<void> {
-  await withAccounts(env, async ({ accounts }) => {
+  await withAccounts(env, async ({ accounts, clock }) => {
     const id = await accounts.idOf(DEMO_EMAIL);
     if (!id || !(await accounts.hasPassword(id))) return;
-    await accounts.setPassword(id, null);
+    await accounts.setPassword(id, null, { audit: systemSource(clock.now()), via: "admin" });
     log(JSON.stringify({ event: "demo_account_disabled", email: DEMO_EMAIL }));
   });
 }

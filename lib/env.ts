@@ -138,6 +138,8 @@ const schema = z
     WEBHOOK_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
     // Events, with their webhook deliveries and attempts, are removed this many days after they happened.
     EVENT_RETENTION_DAYS: int(30, 1),
+    // Audit log events (lib/audit) are removed this many days after they happened.
+    AUDIT_LOG_DAYS: int(365, 1),
     BULK_CONCURRENCY: int(64, 1),
     BULK_RETENTION_DAYS: int(7, 1),
     // 10,000 URLs (the dedicated batch limit) of up to 2,048 characters fit.

@@ -11,6 +11,7 @@ import type { AlertKit } from "../lib/alerts/open-alerts.ts";
 import type { WebhookLimits } from "../lib/webhooks/webhook-limits.ts";
 import type { ApiKeys } from "../lib/keys/api-keys.ts";
 import type { SecurityNotices } from "../lib/accounts/security-notices.ts";
+import type { AuditDeps } from "./audit/audit-service.ts";
 
 /** What the API's routes are built from; one instance per process. */
 export interface ApiDeps {
@@ -44,6 +45,8 @@ export interface ApiDeps {
   webhooksQueued: () => void;
   /** The key verbs (/v2/keys), and the notices a roll or revoke mails. */
   keys: { verbs: ApiKeys; notices: SecurityNotices };
+  /** The audit log: GET /v2/audit reads it; changes made through the API record who made them. */
+  audit: AuditDeps;
   /** Networks are the sandbox: every count answer says so. */
   sandbox: boolean;
 }

@@ -28,7 +28,7 @@ import { AccountCache } from "./accounts/account-cache.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
 import { RefreshScheduler } from "./tracking/scheduler.ts";
 import { ImportWorker } from "./imports/import-worker.ts";
-import { cadenceOf } from "./tracking/cadence-of.ts";
+import { cadenceOf } from "./tracking/cadence-env.ts";
 import { createPrisma } from "../lib/db/prisma.ts";
 import { mailWorkerFor } from "../lib/mail/mail-service.ts";
 import type { MailWorker } from "../lib/mail/mail-worker.ts";
@@ -40,6 +40,7 @@ import { deliveryWorkerFor } from "../lib/webhooks/webhook-service.ts";
 import { webhookLimits } from "../lib/webhooks/webhook-limits.ts";
 import { alertingQuota } from "./alerts/quota-alerts.ts";
 import { openAlerting, type Alerting } from "./alerts/alerting.ts";
+import { openAudit } from "./audit/audit-service.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
 
@@ -107,6 +108,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   const secret = loadServerSecret(env);
   const alerting = openAlerting(env, prisma, secret, store, { worker: options.worker !== false, now });
   const webhooks = options.worker === false ? null : deliveryWorkerFor(env, prisma, secret, alerting.kit, now);
+  const audit = openAudit(env, prisma, secret, { worker: options.worker !== false, now });
   const quota = alertingQuota(
     redis ? new RedisQuotaCounter(redis, store.usage, store.bulk, env.REDIS_PREFIX) : storeQuotaCounter(store.usage, store.bulk),
     alerting.quota,
@@ -201,6 +203,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     allowPrivateWebhookHosts: env.WEBHOOK_ALLOW_PRIVATE_HOSTS,
     webhookLimits: webhookLimits(redis ? { redis, prefix: env.REDIS_PREFIX } : null),
     webhooksQueued: () => webhooks?.notify(),
+    audit: audit.deps,
     sandbox: sandbox !== null,
   });
   const mail = options.worker === false ? null : mailWorkerFor(env, prisma, secret, now);
@@ -210,6 +213,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   imports?.start();
   mail?.start();
   webhooks?.start();
+  audit.pruner?.start();
   return {
     routes,
     worker: bulk.worker,
@@ -227,6 +231,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       await imports?.stop();
       await mail?.stop();
       await webhooks?.stop();
+      await audit.pruner?.stop();
       await scheduler?.stop();
       await bulk.worker?.stop();
       // After the workers: what they emitted on their way out is written.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ACTOR_HEADER } from "../../lib/audit/dashboard-actor.ts";
 import { SharecountError, type ApiErrorCode } from "../../lib/errors.ts";
 import type { LookupAnswer } from "../client/answers.ts";
 import {
@@ -32,6 +33,8 @@ export class ShareCountApi {
   constructor(
     private readonly baseUrl: string,
     private readonly apiKey: string,
+    /** The signed user behind this call (see lib/audit/dashboard-actor.ts), so the API's audit log names them. */
+    private readonly actor?: () => Promise<string>,
   ) {}
 
   /** The API's answer to `path` with this key; an error answer becomes an ApiClientError. */
@@ -39,7 +42,9 @@ export class ShareCountApi {
     const url = `${this.baseUrl}${path}${path.includes("?") ? "&" : "?"}apikey=${encodeURIComponent(this.apiKey)}`;
     let response: Response;
     try {
-      response = await fetch(url, { ...init, signal: AbortSignal.timeout(15_000), cache: "no-store" });
+      const headers = new Headers(init?.headers);
+      if (this.actor) headers.set(ACTOR_HEADER, await this.actor());
+      response = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(15_000), cache: "no-store" });
     } catch {
       throw new ApiClientError("unreachable", 503, "The share-count API cannot be reached right now.");
     }

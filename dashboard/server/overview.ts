@@ -3,10 +3,13 @@ import { ShareCountApi } from "./api-client.ts";
 import type { KeySummary, Overview } from "../client/answers.ts";
 import { dashboard } from "./context.ts";
 
-/** The API for the account, with a token good for a few minutes (the dashboard holds no API key). */
-export function accountApi(accountId: string): ShareCountApi {
+/**
+ * The API for the account, with a token good for a few minutes (the dashboard holds no API key); `actor`
+ * signs the user behind a change for the API's audit log.
+ */
+export function accountApi(accountId: string, actor?: () => Promise<string>): ShareCountApi {
   const { apiUrl, tokens, clock } = dashboard();
-  return new ShareCountApi(apiUrl, tokens.issue(accountId, clock.now()));
+  return new ShareCountApi(apiUrl, tokens.issue(accountId, clock.now()), actor);
 }
 
 async function keySummary(accountId: string): Promise<KeySummary> {

@@ -1,4 +1,5 @@
 import "server-only";
+import { signedActor } from "./audit-source.ts";
 import { z } from "zod";
 import { AccountError } from "../../lib/accounts/accounts.ts";
 import { ApiClientError, type ShareCountApi } from "./api-client.ts";
@@ -124,7 +125,7 @@ export function signedInEndpoint<S extends z.ZodTypeAny = z.ZodUndefined>(
             : await readJson(request, await bodyLimit(options.maxBodyBytes, account));
         input = options.input.parse({ ...(raw as object), ...params });
       }
-      const api = async () => accountApi(account.id);
+      const api = async () => accountApi(account.id, () => signedActor(account));
       const result = await handler({ account, input, api, request });
       return result instanceof Response ? result : Response.json(result, { headers: { "Cache-Control": "no-store" } });
     } catch (error) {

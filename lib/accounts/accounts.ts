@@ -7,6 +7,9 @@ import type { QuotaClock } from "../quota/clock.ts";
 import type { Store } from "../store/store.ts";
 import { normalizeWhitelistEntry } from "../whitelist/domains.ts";
 import { ApiKeys } from "../keys/api-keys.ts";
+import { replaceWhitelist } from "../whitelist/replace-whitelist.ts";
+import type { AuditSource } from "../audit/actor.ts";
+import { recordAudit } from "../audit/record.ts";
 import { emailAddress, normalizeEmail } from "./email-address.ts";
 import { SharecountError } from "../errors.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
@@ -20,8 +23,15 @@ export class AccountError extends SharecountError<"invalid_input"> {
   }
 }
 
-/** The transaction that creates an account, for rows written with it (a link, a mail). */
-export type AccountWriter = Pick<PrismaClient, "account" | "accountToken" | "mailMessage">;
+/** The transaction that creates an account, for rows written with it (a link, a mail, an audit event). */
+export type AccountWriter = Pick<PrismaClient, "account" | "accountToken" | "mailMessage" | "auditEvent">;
+/** Who sets a password, and how: what its audit event says. */
+export interface PasswordChange {
+  audit: AuditSource;
+  via: "settings" | "reset_link" | "admin";
+  keepSessionId?: string;
+  within?: (tx: AccountWriter) => Promise<unknown>;
+}
 export type WithinAccountWrite = (tx: AccountWriter, account: { id: string; email: string }) => Promise<unknown>;
 
 /** Account management shared by the admin command line and the dashboard. */
@@ -84,19 +94,21 @@ export class Accounts {
     }
   }
 
-  /** Changes the plan; today's allocation follows it, earlier days keep theirs; paused jobs may resume. */
-  async setPlan(email: string, planName: string) {
+  /** Changes the plan (recorded in the audit log with it); today's allocation follows it, earlier days keep theirs; paused jobs may resume. */
+  async setPlan(email: string, planName: string, audit: AuditSource) {
     const account = await this.byEmail(email);
     const plan = await this.plan(planName);
     const day = this.today();
-    await this.prisma.$transaction([
-      this.prisma.account.update({ where: { id: account.id }, data: { planName: plan.name } }),
-      this.prisma.quotaAllocation.upsert({
+    await this.prisma.$transaction(async (tx) => {
+      const { planName: from } = await tx.account.findUniqueOrThrow({ where: { id: account.id }, select: { planName: true } });
+      await tx.account.update({ where: { id: account.id }, data: { planName: plan.name } });
+      await tx.quotaAllocation.upsert({
         where: { accountId_day: { accountId: account.id, day } },
         create: { accountId: account.id, day, dailyQuota: plan.dailyQuota },
         update: { dailyQuota: plan.dailyQuota },
-      }),
-    ]);
+      });
+      if (from !== plan.name) await recordAudit(tx, { accountId: account.id, ...audit, action: "plan.changed", changes: { from, to: plan.name } });
+    });
     await this.storage.bulk.resume({ accountId: account.id });
     return this.show(email);
   }
@@ -191,16 +203,18 @@ export class Accounts {
 
   /**
    * Sets the password (null removes it) and, in the same transaction, ends the account's sessions but
-   * `keepSessionId`'s: a browser signed in with the old password is signed out with it. `within` (the
-   * "password changed" notice) commits with the change or not at all. Returns how many ended.
+   * `keepSessionId`'s (a browser signed in with the old password is signed out with it) and records it in the
+   * audit log. `within` (the "password changed" notice) commits with the change or not at all. Returns how many ended.
    */
-  async setPassword(accountId: string, password: string | null, keepSessionId?: string, within?: (tx: AccountWriter) => Promise<unknown>): Promise<number> {
+  async setPassword(accountId: string, password: string | null, change: PasswordChange): Promise<number> {
     const passwordHash = password === null ? null : await hashPassword(password);
     return this.prisma.$transaction(async (tx) => {
       await tx.account.update({ where: { id: accountId }, data: { passwordHash } });
       await voidLinks(tx, accountId, VOIDED_BY_PASSWORD);
-      const ended = await endSessions(tx, accountId, keepSessionId);
-      await within?.(tx);
+      const ended = await endSessions(tx, accountId, change.keepSessionId);
+      await change.within?.(tx);
+      const changes = { via: password === null ? "removed" : change.via, other_sessions_ended: ended.count } as const;
+      await recordAudit(tx, { accountId, ...change.audit, action: "password.changed", changes });
       return ended.count;
     });
   }
@@ -210,8 +224,8 @@ export class Accounts {
     return passwordHash;
   }
 
-  /** Replaces the whitelist; every entry is normalized, and an invalid one refuses the whole change. */
-  async setWhitelist(email: string, entries: string[], enabled: boolean) {
+  /** Replaces the whitelist, recorded in the audit log with it; every entry is normalized, and an invalid one refuses the whole change. */
+  async setWhitelist(email: string, entries: string[], enabled: boolean, audit: AuditSource) {
     const account = await this.byEmail(email);
     const domains = new Set<string>();
     for (const entry of entries) {
@@ -219,11 +233,7 @@ export class Accounts {
       if (!result.ok) throw new AccountError(result.reason);
       domains.add(result.domain);
     }
-    await this.prisma.$transaction([
-      this.prisma.whitelistDomain.deleteMany({ where: { accountId: account.id } }),
-      this.prisma.whitelistDomain.createMany({ data: [...domains].map((domain) => ({ accountId: account.id, domain })) }),
-      this.prisma.account.update({ where: { id: account.id }, data: { whitelistEnabled: enabled } }),
-    ]);
+    await this.prisma.$transaction((tx) => replaceWhitelist(tx, account.id, domains, enabled, audit));
     return this.show(email);
   }
 

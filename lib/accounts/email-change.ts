@@ -1,4 +1,6 @@
 import type { PrismaClient } from "../db/prisma.ts";
+import { userActor, type AuditClient } from "../audit/actor.ts";
+import { recordAudit } from "../audit/record.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
 import type { Outbox } from "../mail/outbox.ts";
 import { AccountTokens, voidLinks, type TakenToken } from "./account-tokens.ts";
@@ -59,7 +61,7 @@ export class EmailChange {
   }
 
   /** Uses the link up and moves the account to its address, unless another account has that address by now. */
-  async confirm(token: string, now: number): Promise<ChangeOutcome> {
+  async confirm(token: string, now: number, client: AuditClient): Promise<ChangeOutcome> {
     try {
       return await this.prisma.$transaction(async (tx): Promise<ChangeOutcome> => {
         const taken = await this.tokens.take(tx, token, "change_email", now);
@@ -72,6 +74,9 @@ export class EmailChange {
         // Links mailed to the old address now do nothing: whoever holds that mailbox may be why it moved.
         await voidLinks(tx, accountId, ["verify_email", "password_reset"]);
         await this.notices.emailChanged(tx, { accountId, oldEmail: before.email, newEmail: email }, now);
+        // Whoever opened the link mailed to the new address acts as the account's user.
+        const actor = userActor({ id: accountId, email });
+        await recordAudit(tx, { accountId, actor, client, at: now, action: "email.changed", changes: { from: before.email, to: email } });
         return { ok: true, email };
       });
     } catch (error) {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { FIXTURE_AUDIT, NO_CLIENT } from "../../test/support/audit.ts";
 import { verify } from "@node-rs/argon2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addressesOf, linkIn, startSmtpServer, type TestSmtpServer } from "../../test/support/smtp.ts";
@@ -136,7 +137,7 @@ describe.each(drivers)("password reset on $name", ({ database, skip }) => {
       const first = await linkFor(email, id);
       const second = await linkFor(email, id, T0 + 5 * MINUTE);
       expect(await reset().check(first, T0 + 6 * MINUTE)).toEqual({ ok: false, reason: "unknown" });
-      expect(await reset().complete(first, "a brand new long password", T0 + 6 * MINUTE)).toEqual({ ok: false, reason: "unknown" });
+      expect(await reset().complete(first, "a brand new long password", T0 + 6 * MINUTE, NO_CLIENT)).toEqual({ ok: false, reason: "unknown" });
       expect(await reset().check(second, T0 + 6 * MINUTE)).toEqual({ ok: true, accountId: id, email });
     });
 
@@ -145,7 +146,7 @@ describe.each(drivers)("password reset on $name", ({ database, skip }) => {
       const token = await linkFor(email, id);
       expect(await reset().check(token, T0 + 60 * MINUTE - 1)).toMatchObject({ ok: true });
       expect(await reset().check(token, T0 + 60 * MINUTE)).toEqual({ ok: false, reason: "expired" });
-      expect(await reset().complete(token, "a brand new long password", T0 + 60 * MINUTE)).toEqual({ ok: false, reason: "expired" });
+      expect(await reset().complete(token, "a brand new long password", T0 + 60 * MINUTE, NO_CLIENT)).toEqual({ ok: false, reason: "expired" });
       expect(await passwordHashOf(id)).toBe(oldHash);
       expect(await sessionsOf(id)).toBe(2);
       expect(await reset().check("not-a-token-anyone-was-sent", T0)).toEqual({ ok: false, reason: "unknown" });
@@ -155,7 +156,7 @@ describe.each(drivers)("password reset on $name", ({ database, skip }) => {
       const { id, email } = await account();
       const token = await linkFor(email, id);
       const at = T0 + 10 * MINUTE;
-      const outcomes = await Promise.all(["first new long password", "second new long password"].map((p) => reset().complete(token, p, at)));
+      const outcomes = await Promise.all(["first new long password", "second new long password"].map((p) => reset().complete(token, p, at, NO_CLIENT)));
       expect(outcomes.filter((o) => o.ok)).toEqual([{ ok: true, accountId: id, email }]);
       expect(outcomes.filter((o) => !o.ok)).toEqual([{ ok: false, reason: "used" }]);
 
@@ -175,7 +176,7 @@ describe.each(drivers)("password reset on $name", ({ database, skip }) => {
       const token = await linkFor(email, id);
       const notice = reset();
       const failing = new PasswordReset({ prisma: db.prisma, outbox: { queue: () => Promise.reject(new Error("no room")) } as unknown as Outbox, linkOrigin: ORIGIN, ttlMinutes: 60, timeZone: "UTC" });
-      await expect(failing.complete(token, "a brand new long password", T0 + MINUTE)).rejects.toThrow("no room");
+      await expect(failing.complete(token, "a brand new long password", T0 + MINUTE, NO_CLIENT)).rejects.toThrow("no room");
       expect(await passwordHashOf(id)).toBe(oldHash);
       expect(await sessionsOf(id)).toBe(2);
       expect(await notice.check(token, T0 + MINUTE)).toMatchObject({ ok: true });
@@ -187,12 +188,13 @@ describe.each(drivers)("password reset on $name", ({ database, skip }) => {
       try {
         const accounts = new Accounts(db.prisma, new QuotaClock("UTC", () => T0), store);
         const session = await db.prisma.session.findFirstOrThrow({ where: { userId: id } });
-        const failed = accounts.setPassword(id, "a changed long password", session.id, () => Promise.reject(new Error("no room")));
+        const change = { audit: FIXTURE_AUDIT, via: "settings", keepSessionId: session.id } as const;
+        const failed = accounts.setPassword(id, "a changed long password", { ...change, within: () => Promise.reject(new Error("no room")) });
         await expect(failed).rejects.toThrow("no room");
         expect(await passwordHashOf(id)).toBe(oldHash);
         expect(await sessionsOf(id)).toBe(2);
 
-        const ended = await accounts.setPassword(id, "a changed long password", session.id, (tx) => reset().queueChangedNotice(tx, { id, email }, T0));
+        const ended = await accounts.setPassword(id, "a changed long password", { ...change, within: (tx) => reset().queueChangedNotice(tx, { id, email }, T0) });
         expect(ended).toBe(1);
         expect(await verify((await passwordHashOf(id))!, "a changed long password")).toBe(true);
         expect((await opened(id)).map((m) => m.kind)).toEqual(["password_changed"]);
@@ -214,7 +216,7 @@ describe.each(drivers)("password reset on $name", ({ database, skip }) => {
       const oauthOnly = await account({ password: false, providers: ["google"] });
       const token = await linkFor(user.email, user.id);
       await reset().request(oauthOnly.email, T0);
-      expect(await reset().complete(token, "a brand new long password", T0)).toMatchObject({ ok: true });
+      expect(await reset().complete(token, "a brand new long password", T0, NO_CLIENT)).toMatchObject({ ok: true });
       try {
         while ((await worker.runOnce()) > 0);
       } finally {

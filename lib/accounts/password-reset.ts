@@ -1,4 +1,6 @@
 import type { PrismaClient } from "../db/prisma.ts";
+import { userActor, type AuditClient } from "../audit/actor.ts";
+import { recordAudit } from "../audit/record.ts";
 import type { MailWriter } from "../mail/outbox-store.ts";
 import type { Outbox } from "../mail/outbox.ts";
 import { endSessions } from "../sessions/sessions.ts";
@@ -87,7 +89,7 @@ export class PasswordReset {
    * account ended and the "password changed" notice queued, in one transaction, so of two uses of one link only
    * one sets a password. argon2 runs first, outside the transaction.
    */
-  async complete(token: string, password: string, now: number): Promise<ResetLink> {
+  async complete(token: string, password: string, now: number, client: AuditClient): Promise<ResetLink> {
     const passwordHash = await hashPassword(password);
     return this.options.prisma.$transaction(async (tx): Promise<ResetLink> => {
       const taken = await this.tokens.take(tx, token, "password_reset", now);
@@ -95,8 +97,11 @@ export class PasswordReset {
       const account = await tx.account.findUniqueOrThrow({ where: { id: taken.accountId }, select: { id: true, email: true } });
       await tx.account.update({ where: { id: account.id }, data: { passwordHash } });
       await voidLinks(tx, account.id, VOIDED_BY_PASSWORD);
-      await endSessions(tx, account.id);
+      const ended = await endSessions(tx, account.id);
       await this.queueChangedNotice(tx, account, now);
+      // Whoever opened the link mailed to the account's address acts as its user.
+      const changes = { via: "reset_link", other_sessions_ended: ended.count } as const;
+      await recordAudit(tx, { accountId: account.id, actor: userActor(account), client, at: now, action: "password.changed", changes });
       return { ok: true, accountId: account.id, email: account.email };
     });
   }

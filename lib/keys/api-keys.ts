@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import type { AuditSource } from "../audit/actor.ts";
+import { recordAudit } from "../audit/record.ts";
 import type { PrismaClient } from "../db/prisma.ts";
 import type { KeyVault } from "../security/secrets.ts";
 import { generateApiKey, hashApiKey } from "./api-key.ts";
@@ -31,7 +33,7 @@ export interface IssuedKey {
   record: ApiKeyRecord;
 }
 
-export type KeyWriter = Pick<PrismaClient, "apiKey" | "$executeRaw">;
+export type KeyWriter = Pick<PrismaClient, "apiKey">;
 /** A roll or revoke as its notice tells it: `oldKeyUntil`, after a roll, is when the old key stops working. */
 export interface KeyChange {
   accountId: string;
@@ -105,13 +107,14 @@ export class ApiKeys {
    * A new key. The account's row is locked first (an UPDATE both engines take as a write lock), so concurrent
    * creations count each other and 50 is never passed.
    */
-  async create(accountId: string, input: { name: string; scopes: readonly Scope[]; expiresAt: number | null }, grantor: readonly Scope[], now: number): Promise<IssuedKey> {
+  async create(accountId: string, input: { name: string; scopes: readonly Scope[]; expiresAt: number | null }, grantor: readonly Scope[], audit: AuditSource): Promise<IssuedKey> {
     ApiKeys.mayGrant(grantor, input.scopes);
     const key = generateApiKey();
+    const now = audit.at;
     const row = await this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`UPDATE "account" SET "id" = "id" WHERE "id" = ${accountId}`;
       if ((await tx.apiKey.count({ where: { accountId } })) >= MAX_KEYS) throw keyErrors.tooMany(MAX_KEYS);
-      return tx.apiKey.create({
+      const created = await tx.apiKey.create({
         data: {
           ...ApiKeys.secretColumns(key),
           id: newKeyId(),
@@ -122,6 +125,9 @@ export class ApiKeys {
           expiresAt: input.expiresAt === null ? null : new Date(input.expiresAt),
         },
       });
+      const changes = { id: created.id, name: created.name, prefix: created.prefix ?? undefined, scopes: [...input.scopes], expires_at: created.expiresAt?.toISOString() ?? null };
+      await recordAudit(tx, { accountId, ...audit, action: "key.created", changes });
+      return created;
     });
     return { key, record: recordOf(row) };
   }
@@ -140,8 +146,9 @@ export class ApiKeys {
    * A new key with the old one's name, scopes and expiry; the old one keeps working for `graceSeconds`
    * (never longer than it would have anyway).
    */
-  async roll(accountId: string, keyId: string, graceSeconds: number, grantor: readonly Scope[], now: number, within?: WithinKeyWrite): Promise<IssuedKey> {
+  async roll(accountId: string, keyId: string, graceSeconds: number, grantor: readonly Scope[], audit: AuditSource, within?: WithinKeyWrite): Promise<IssuedKey> {
     const key = generateApiKey();
+    const now = audit.at;
     const row = await this.prisma.$transaction(async (tx) => {
       const old = await tx.apiKey.findFirst({ where: { id: keyId, accountId } });
       if (!old) throw keyErrors.notFound();
@@ -154,6 +161,7 @@ export class ApiKeys {
       const created = await tx.apiKey.create({
         data: { ...ApiKeys.secretColumns(key), id: newKeyId(), accountId, name: old.name, scopes: old.scopes, createdAt: new Date(now), expiresAt: old.expiresAt },
       });
+      await recordAudit(tx, { accountId, ...audit, action: "key.rolled", changes: { id: old.id, name: old.name, new_id: created.id, grace_seconds: graceSeconds } });
       await within?.(tx, { accountId, name: old.name, oldKeyUntil: oldExpiry.getTime() });
       return created;
     });
@@ -161,12 +169,14 @@ export class ApiKeys {
   }
 
   /** Revokes at once; revoking a revoked key changes nothing. */
-  async revoke(accountId: string, keyId: string, now: number, within?: WithinKeyWrite): Promise<ApiKeyRecord> {
+  async revoke(accountId: string, keyId: string, audit: AuditSource, within?: WithinKeyWrite): Promise<ApiKeyRecord> {
+    const now = audit.at;
     return this.prisma.$transaction(async (tx) => {
       const old = await tx.apiKey.findFirst({ where: { id: keyId, accountId } });
       if (!old) throw keyErrors.notFound();
       if (old.revokedAt !== null) return recordOf(old);
       const row = await tx.apiKey.update({ where: { id: old.id }, data: { revokedAt: new Date(now), sealed: null } });
+      await recordAudit(tx, { accountId, ...audit, action: "key.revoked", changes: { id: row.id, name: row.name } });
       await within?.(tx, { accountId, name: row.name, oldKeyUntil: null });
       return recordOf(row);
     });

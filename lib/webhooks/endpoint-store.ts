@@ -3,6 +3,10 @@ import { isPostgresClient, type PrismaClient } from "../db/prisma.ts";
 import type { EventType } from "../alerts/alert-types.ts";
 import type { EventWriter } from "../alerts/event-store.ts";
 import type { KeyVault } from "../security/secrets.ts";
+import type { AuditWriter } from "../audit/record.ts";
+
+/** Runs in the transaction of an endpoint's change (its audit event): the change commits with it or not at all. */
+export type WithinEndpointChange = (tx: AuditWriter, before: WebhookEndpoint | null, after: WebhookEndpoint | null) => Promise<unknown>;
 
 export type WebhookFormat = "standard" | "slack" | "discord";
 export const WEBHOOK_FORMATS: readonly WebhookFormat[] = ["standard", "slack", "discord"];
@@ -102,6 +106,7 @@ export class EndpointStore {
     accountId: string,
     input: { url: string; events: EventType[]; format: WebhookFormat; description: string | null },
     now: number,
+    within?: WithinEndpointChange,
   ): Promise<{ endpoint: WebhookEndpoint; secret: string } | null> {
     const secret = newWebhookSecret();
     const data = { id: newEndpointId(), accountId, ...input, events: input.events.join(","), secret: this.vault.encrypt(secret), createdAt: new Date(now) };
@@ -110,6 +115,7 @@ export class EndpointStore {
         if (isPostgresClient(this.prisma)) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`webhook_endpoint:${accountId}`}, 0))`;
         const row = await tx.webhookEndpoint.create({ data });
         if ((await tx.webhookEndpoint.count({ where: { accountId } })) > max) throw OVER_LIMIT;
+        await within?.(tx, null, toEndpoint(row));
         return row;
       });
       return { endpoint: toEndpoint(row), secret };
@@ -138,22 +144,36 @@ export class EndpointStore {
     accountId: string,
     id: string,
     change: Partial<{ url: string; events: EventType[]; enabled: boolean; description: string | null }>,
+    within?: WithinEndpointChange,
   ): Promise<WebhookEndpoint | null> {
-    const { count } = await this.prisma.webhookEndpoint.updateMany({
-      where: { id, accountId },
-      data: {
-        ...change,
-        events: change.events?.join(","),
-        // Turned on again by its owner: it gets a fresh five days.
-        ...(change.enabled === true ? { disabledReason: null, failingSince: null } : {}),
-      },
+    return this.prisma.$transaction(async (tx) => {
+      const before = await tx.webhookEndpoint.findFirst({ where: { id, accountId } });
+      if (!before) return null;
+      const { count } = await tx.webhookEndpoint.updateMany({
+        where: { id, accountId },
+        data: {
+          ...change,
+          events: change.events?.join(","),
+          // Turned on again by its owner: it gets a fresh five days.
+          ...(change.enabled === true ? { disabledReason: null, failingSince: null } : {}),
+        },
+      });
+      const after = count === 1 ? await tx.webhookEndpoint.findFirst({ where: { id, accountId } }) : null;
+      if (!after) return null;
+      await within?.(tx, toEndpoint(before), toEndpoint(after));
+      return toEndpoint(after);
     });
-    return count === 1 ? this.get(accountId, id) : null;
   }
 
-  async delete(accountId: string, id: string): Promise<boolean> {
-    const { count } = await this.prisma.webhookEndpoint.deleteMany({ where: { id, accountId } });
-    return count === 1;
+  async delete(accountId: string, id: string, within?: WithinEndpointChange): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const before = await tx.webhookEndpoint.findFirst({ where: { id, accountId } });
+      if (!before) return false;
+      const { count } = await tx.webhookEndpoint.deleteMany({ where: { id, accountId } });
+      if (count !== 1) return false;
+      await within?.(tx, toEndpoint(before), null);
+      return true;
+    });
   }
 
   /** A new secret; the old one keeps signing beside it until `previousUntil`. Null for no such endpoint. */

@@ -6,6 +6,8 @@ import type { WebhookEndpoint } from "./endpoint-store.ts";
 import { WebhookError, webhookErrors } from "./webhook-errors.ts";
 import type { WebhookLimits } from "./webhook-limits.ts";
 import { webhookUrlRefusal } from "./webhook-url.ts";
+import type { AuditSource } from "../audit/actor.ts";
+import { auditEndpointChange } from "./webhook-audit.ts";
 
 /**
  * What an account does with its webhook endpoints (API v2, which the dashboard calls too): each verb checks
@@ -33,11 +35,11 @@ export async function createEndpoint(
   context: WebhookContext,
   accountId: string,
   body: z.output<typeof webhookCreateBodySchema>,
-  now: number,
+  audit: AuditSource,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   checkUrl(context, body.url);
   const input = { url: body.url, events: body.events, format: body.format, description: body.description ?? null };
-  const created = await context.alerts.endpoints.createWithin(MAX_ENDPOINTS_PER_ACCOUNT, accountId, input, now);
+  const created = await context.alerts.endpoints.createWithin(MAX_ENDPOINTS_PER_ACCOUNT, accountId, input, audit.at, auditEndpointChange(accountId, audit));
   if (!created) throw webhookErrors.tooMany(MAX_ENDPOINTS_PER_ACCOUNT);
   return created;
 }
@@ -53,15 +55,16 @@ export async function updateEndpoint(
   accountId: string,
   id: string,
   change: z.output<typeof webhookUpdateBodySchema>,
+  audit: AuditSource,
 ): Promise<WebhookEndpoint> {
   if (change.url !== undefined) checkUrl(context, change.url);
-  const endpoint = await context.alerts.endpoints.update(accountId, id, change);
+  const endpoint = await context.alerts.endpoints.update(accountId, id, change, auditEndpointChange(accountId, audit));
   if (!endpoint) throw webhookErrors.notFound();
   return endpoint;
 }
 
-export async function deleteEndpoint(context: WebhookContext, accountId: string, id: string): Promise<void> {
-  if (!(await context.alerts.endpoints.delete(accountId, id))) throw webhookErrors.notFound();
+export async function deleteEndpoint(context: WebhookContext, accountId: string, id: string, audit: AuditSource): Promise<void> {
+  if (!(await context.alerts.endpoints.delete(accountId, id, auditEndpointChange(accountId, audit)))) throw webhookErrors.notFound();
 }
 
 /** A new secret; the old one signs beside it for PREVIOUS_SECRET_MS. */

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { systemSource } from "../../lib/audit/actor.ts";
 import { passwordProblem } from "../../lib/accounts/password-rule.ts";
 import { Accounts, AccountError } from "../../lib/accounts/accounts.ts";
 import { normalizeEmail } from "../../lib/accounts/email-address.ts";
@@ -105,7 +106,7 @@ async function main(argv: string[]): Promise<unknown> {
         return { email: account.email, plan: account.planName, apikey: apiKey };
       }
       case "account:plan":
-        return await accounts.setPlan(required(values, "email"), required(values, "plan"));
+        return await accounts.setPlan(required(values, "email"), required(values, "plan"), systemSource(clock.now()));
       case "account:show":
         return await accounts.show(required(values, "email"));
       case "account:reset-link": {
@@ -120,7 +121,11 @@ async function main(argv: string[]): Promise<unknown> {
         const id = await accounts.idOf(email);
         if (!id) throw new AccountError(`No account with email ${email}`);
         const account = { id, email: normalizeEmail(email) };
-        const ended = await accounts.setPassword(id, password, undefined, (tx) => passwordReset.queueChangedNotice(tx, account, clock.now()));
+        const ended = await accounts.setPassword(id, password, {
+          audit: systemSource(clock.now()),
+          via: "admin",
+          within: (tx) => passwordReset.queueChangedNotice(tx, account, clock.now()),
+        });
         return { email: account.email, sessions_ended: ended };
       }
       case "account:delete": {
@@ -142,7 +147,7 @@ async function main(argv: string[]): Promise<unknown> {
       case "whitelist:set": {
         const domains = (values.domains ?? "").split(",").map((d) => d.trim()).filter(Boolean);
         const enabled = bool(required(values, "enabled"), "enabled")!;
-        return await accounts.setWhitelist(required(values, "email"), domains, enabled);
+        return await accounts.setWhitelist(required(values, "email"), domains, enabled, systemSource(clock.now()));
       }
       case "plan:list":
         return { plans: await accounts.plans() };

@@ -1,4 +1,5 @@
 import type { AccountMail } from "../../lib/accounts/account-mail.ts";
+import { systemSource } from "../../lib/audit/actor.ts";
 import { AccountError, type Accounts } from "../../lib/accounts/accounts.ts";
 import { DEFAULT_GRACE_SECONDS, MAX_GRACE_SECONDS, type ApiKeys } from "../../lib/keys/api-keys.ts";
 import { KeyError } from "../../lib/keys/key-errors.ts";
@@ -21,7 +22,7 @@ export async function rollKeyCommand(
   const grace = args.grace === undefined ? DEFAULT_GRACE_SECONDS : Number(args.grace);
   const keyId = args.key ?? (await onlyActiveKey(deps.keys, accountId, deps.now));
   try {
-    const rolled = await deps.keys.roll(accountId, keyId, grace, ALL_SCOPES, deps.now, keyNotices(deps.mail.notices, deps.now).rolled);
+    const rolled = await deps.keys.roll(accountId, keyId, grace, ALL_SCOPES, systemSource(deps.now), keyNotices(deps.mail.notices, deps.now).rolled);
     return {
       email: args.email,
       key_id: rolled.record.id,

@@ -29,6 +29,7 @@ import {
 } from "../routes/v2/webhooks.ts";
 import { v2EventsHandler } from "../routes/v2/events.ts";
 import { v2CreateKeyHandler, v2KeyHandler, v2KeyListHandler, v2RevokeKeyHandler, v2RollKeyHandler } from "../routes/v2/keys.ts";
+import { v2AuditHandler } from "../routes/v2/audit.ts";
 import { openApiDocument } from "../openapi/document.ts";
 import { sendJson } from "./respond.ts";
 
@@ -110,6 +111,7 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   route("/v2/history.csv", { GET: v2HistoryCsvHandler(deps) });
   route("/v2/usage", { GET: v2UsageHandler(deps) });
   route("/v2/account/export", { GET: v2AccountExportHandler(deps) });
+  route("/v2/audit", { GET: v2AuditHandler(deps) });
   route("/v2/webhooks", { GET: v2WebhookListHandler(deps), POST: v2CreateWebhookHandler(deps) });
   route("/v2/webhooks/:id", { GET: v2WebhookHandler(deps), PATCH: v2UpdateWebhookHandler(deps), DELETE: v2DeleteWebhookHandler(deps) });
   route("/v2/webhooks/:id/secret", { POST: v2RollWebhookSecretHandler(deps) });

@@ -9,6 +9,7 @@ import { JSON_BODY, NOT_WHITELISTED, QUOTA_USED_UP, v2Refusals } from "./refusal
 import { registerEventWebhooks, registerWebhookPaths } from "./v2-webhooks.ts";
 import { registerKeyPaths } from "./v2-keys.ts";
 import { withScope } from "./scopes.ts";
+import { registerAuditPaths } from "./v2-audit.ts";
 
 /**
  * The OpenAPI 3.1 document of v1.0, v1.1 and v2, generated from the zod schemas the routes validate with
@@ -225,6 +226,7 @@ function register(registry: OpenAPIRegistry) {
   });
   registerWebhookPaths(path, v2Security);
   registerKeyPaths(path, v2Security);
+  registerAuditPaths(path, v2Security);
   registerEventWebhooks(registry);
 }
 

@@ -36,6 +36,7 @@ export const OPERATION_SCOPES: Record<string, Scope | null> = {
   "DELETE /v2/imports/{id}": "tracked:write",
   "GET /v2/usage": "account:read",
   "GET /v2/events": "account:read",
+  "GET /v2/audit": "account:read",
   "GET /v2/account/export": "account:read",
   "GET /v2/webhooks": "account:read",
   "GET /v2/webhooks/{id}": "account:read",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { FIXTURE_AUDIT, NO_CLIENT } from "../support/audit.ts";
 import { ADDRESS_REFUSED } from "../../lib/accounts/email-change.ts";
 import { PasswordReset } from "../../lib/accounts/password-reset.ts";
 import { EMAIL_LINK_TTL_MS } from "../../lib/accounts/email-verification.ts";
@@ -36,22 +37,22 @@ describe.each(drivers)("changing the address on $name", ({ database, skip }) => 
     const token = await requestChange(account.id, newAddress());
     // … and the owner, warned by the notice, sets a new password (by a reset link, the settings or an operator).
     const reset = await resets().link(account.email, h.clock.now);
-    expect((await resets().complete(tokenOf(reset.link), "another-long-password-2", h.clock.now)).ok).toBe(true);
-    expect(await h.mail.change.confirm(token, h.clock.now)).toEqual({ ok: false, reason: "unknown" });
+    expect((await resets().complete(tokenOf(reset.link), "another-long-password-2", h.clock.now, NO_CLIENT)).ok).toBe(true);
+    expect(await h.mail.change.confirm(token, h.clock.now, NO_CLIENT)).toEqual({ ok: false, reason: "unknown" });
     expect(await emailOf(account.id)).toBe(account.email);
 
     const again = await requestChange(account.id, newAddress());
-    await h.accounts.setPassword(account.id, "a-third-long-password-3");
-    expect(await h.mail.change.confirm(again, h.clock.now)).toEqual({ ok: false, reason: "unknown" });
+    await h.accounts.setPassword(account.id, "a-third-long-password-3", { audit: FIXTURE_AUDIT, via: "admin" });
+    expect(await h.mail.change.confirm(again, h.clock.now, NO_CLIENT)).toEqual({ ok: false, reason: "unknown" });
   });
 
   it.skipIf(skip)("once the address moved, reset links mailed to the old address do nothing", async () => {
     const account = await h.account(PASSWORD);
     const reset = await resets().link(account.email, h.clock.now);
     const token = await requestChange(account.id, newAddress());
-    expect((await h.mail.change.confirm(token, h.clock.now)).ok).toBe(true);
+    expect((await h.mail.change.confirm(token, h.clock.now, NO_CLIENT)).ok).toBe(true);
     expect(await resets().check(tokenOf(reset.link), h.clock.now)).toEqual({ ok: false, reason: "unknown" });
-    expect((await resets().complete(tokenOf(reset.link), "another-long-password-2", h.clock.now)).ok).toBe(false);
+    expect((await resets().complete(tokenOf(reset.link), "another-long-password-2", h.clock.now, NO_CLIENT)).ok).toBe(false);
   });
 
   it.skipIf(skip)("mails the new address its link and the old one a notice; the old address stays until the link is opened", async () => {
@@ -84,14 +85,14 @@ describe.each(drivers)("changing the address on $name", ({ database, skip }) => 
     const to = newAddress();
     const token = await requestChange(account.id, to);
     h.clock.now += 3600_000;
-    expect(await h.mail.change.confirm(token, h.clock.now)).toEqual({ ok: true, email: to });
+    expect(await h.mail.change.confirm(token, h.clock.now, NO_CLIENT)).toEqual({ ok: true, email: to });
 
     expect(await emailOf(account.id)).toBe(to);
     expect(await h.mail.verification.verifiedAddressOf(account.id)).toBe(to);
     expect(await h.accounts.withPassword(to, PASSWORD)).toEqual({ id: account.id });
     expect(await h.accounts.withPassword(account.email, PASSWORD)).toBeNull();
     expect(await h.mail.change.pendingOf(account.id, h.clock.now)).toBeNull();
-    expect(await h.mail.change.confirm(token, h.clock.now)).toEqual({ ok: false, reason: "used" });
+    expect(await h.mail.change.confirm(token, h.clock.now, NO_CLIENT)).toEqual({ ok: false, reason: "used" });
 
     await h.deliver();
     expect((await h.mailTo(account.email)).map((m) => m.kind)).toEqual(["email_change_requested", "email_changed"]);
@@ -117,12 +118,12 @@ describe.each(drivers)("changing the address on $name", ({ database, skip }) => 
     const to = newAddress();
     const firstToken = await requestChange(first.id, to);
     const secondToken = await requestChange(second.id, to);
-    expect(await h.mail.change.confirm(firstToken, h.clock.now)).toEqual({ ok: true, email: to });
-    expect(await h.mail.change.confirm(secondToken, h.clock.now)).toEqual({ ok: false, reason: "taken" });
+    expect(await h.mail.change.confirm(firstToken, h.clock.now, NO_CLIENT)).toEqual({ ok: true, email: to });
+    expect(await h.mail.change.confirm(secondToken, h.clock.now, NO_CLIENT)).toEqual({ ok: false, reason: "taken" });
     // Rolled back whole: the second keeps its address and gets no notice, and its link says the same again.
     expect(await emailOf(second.id)).toBe(second.email);
     expect((await h.mailTo(second.email)).map((m) => m.kind)).toEqual(["email_change_requested"]);
-    expect(await h.mail.change.confirm(secondToken, h.clock.now)).toEqual({ ok: false, reason: "taken" });
+    expect(await h.mail.change.confirm(secondToken, h.clock.now, NO_CLIENT)).toEqual({ ok: false, reason: "taken" });
   });
 
   it.skipIf(skip)("the same race at the same moment: exactly one account gets the address", async () => {
@@ -130,7 +131,7 @@ describe.each(drivers)("changing the address on $name", ({ database, skip }) => 
     const to = newAddress();
     const tokens = [];
     for (const account of accounts) tokens.push(await requestChange(account.id, to));
-    const results = await Promise.all(tokens.map((token) => h.mail.change.confirm(token, h.clock.now)));
+    const results = await Promise.all(tokens.map((token) => h.mail.change.confirm(token, h.clock.now, NO_CLIENT)));
     expect(results.filter((r) => r.ok)).toEqual([{ ok: true, email: to }]);
     expect(results.filter((r) => !r.ok)).toEqual([
       { ok: false, reason: "taken" },
@@ -144,9 +145,9 @@ describe.each(drivers)("changing the address on $name", ({ database, skip }) => 
     const [before, after] = [newAddress(), newAddress()];
     const older = await requestChange(account.id, before);
     const newer = await requestChange(account.id, after);
-    expect(await h.mail.change.confirm(older, h.clock.now)).toEqual({ ok: false, reason: "unknown" });
+    expect(await h.mail.change.confirm(older, h.clock.now, NO_CLIENT)).toEqual({ ok: false, reason: "unknown" });
     expect(await h.mail.change.pendingOf(account.id, h.clock.now)).toBe(after);
-    expect(await h.mail.change.confirm(newer, h.clock.now + EMAIL_LINK_TTL_MS)).toEqual({ ok: false, reason: "expired" });
+    expect(await h.mail.change.confirm(newer, h.clock.now + EMAIL_LINK_TTL_MS, NO_CLIENT)).toEqual({ ok: false, reason: "expired" });
     expect(await h.mail.change.pendingOf(account.id, h.clock.now + EMAIL_LINK_TTL_MS)).toBeNull();
     expect(await emailOf(account.id)).toBe(account.email);
   });

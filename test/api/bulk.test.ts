@@ -1,4 +1,5 @@
 import http from "node:http";
+import { FIXTURE_AUDIT } from "../support/audit.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { addDays } from "../../lib/quota/day.ts";
 import { expectedFacebook, expectedPinterest } from "../support/expected-counts.ts";
@@ -431,7 +432,7 @@ describe("POST bulk: big bodies are read no further than needed", () => {
 
   it("finds the key after the URLs in a form body, then applies its whitelist and plan limit", async () => {
     const { email, apiKey } = await svc.account("plus");
-    await svc.accounts.setWhitelist(email, ["allowed.example.com"], true);
+    await svc.accounts.setWhitelist(email, ["allowed.example.com"], true, FIXTURE_AUDIT);
     const allowed = Array.from({ length: 3 }, (_, i) => `https://allowed.example.com/${i}-${rand()}`);
     const urls = [...freshUrls(600, "outside-whitelist"), ...allowed];
     const form = new URLSearchParams([["urls", urls.join("\n")], ["apikey", apiKey]]);
@@ -446,7 +447,7 @@ describe("POST bulk: big bodies are read no further than needed", () => {
 
   it("refuses, not shortens, a job whose body held more URLs than any plan allows before its key arrived", async () => {
     const { email, apiKey } = await svc.account("dedicated");
-    await svc.accounts.setWhitelist(email, ["allowed.example.com"], true);
+    await svc.accounts.setWhitelist(email, ["allowed.example.com"], true, FIXTURE_AUDIT);
     // More than dedicated's 10,000 before the key, a few of them whitelisted at the very end: which of the
     // URLs let go unread the whitelist would have kept cannot be known, so the job is not made up of a guess.
     const urls = [...freshUrls(10_050, "before-the-key"), `https://allowed.example.com/late-${rand()}`];
@@ -607,7 +608,7 @@ describe("bulk and the daily quota", () => {
     // Still paused at 5: nothing moved, nothing over-counted.
     expect((await retrieve(bulkId, { apiKey, path: "/v1.1/bulk" }))._meta.urls_completed).toBe(5);
 
-    await svc.accounts.setPlan(email, "business");
+    await svc.accounts.setPlan(email, "business", FIXTURE_AUDIT);
     const done = await waitComplete(bulkId, { apiKey, path: "/v1.1/bulk" });
     expect(done._meta).toEqual({ urls_completed: 8, urls_queued: 8, completed: true, bulk_id: bulkId });
     expect(done.data).toEqual(Object.fromEntries(urls.map((u) => [u, expectedV11(u)])));
@@ -626,7 +627,7 @@ describe("bulk and the daily quota", () => {
     await until("4 of 6 URLs to complete", () => retrieve(bulkId, { apiKey }), (b) => b._meta.urls_completed >= 4);
     // URLs 5 and 6 are now being counted under the old plan (5 queries): one of them would find it used up.
     await sleep(200);
-    await svc.accounts.setPlan(email, "business");
+    await svc.accounts.setPlan(email, "business", FIXTURE_AUDIT);
     const done = await until(
       "the job to complete after the plan was raised",
       () => retrieve(bulkId, { apiKey }),

@@ -1,4 +1,5 @@
 import http from "node:http";
+import { FIXTURE_AUDIT } from "../support/audit.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "../../lib/quota/day.ts";
 import { startTestService, todayUtc, type TestService } from "../support/service.ts";
@@ -100,7 +101,7 @@ describe("daily quota", () => {
     const { apiKey, email } = await accountWithQuota(1);
     await svc.get(`/v1.0/?url=${encodeURIComponent(freshUrl())}&apikey=${apiKey}`);
     expect((await svc.get(`/v1.0/?url=${encodeURIComponent(freshUrl())}&apikey=${apiKey}`)).status).toBe(401);
-    await svc.accounts.setPlan(email, "plus");
+    await svc.accounts.setPlan(email, "plus", FIXTURE_AUDIT);
     expect((await svc.get(`/v1.0/?url=${encodeURIComponent(freshUrl())}&apikey=${apiKey}`)).status).toBe(200);
     expect(await quota(apiKey)).toMatchObject({ plan: "plus", quota_used_today: 2, quota_remaining_today: 9998 });
   });
@@ -126,7 +127,7 @@ describe("usage history", () => {
         { accountId: account.id, day: addDays(today, -200), queries: 9 },
       ],
     });
-    await svc.accounts.setPlan(email, "business");
+    await svc.accounts.setPlan(email, "business", FIXTURE_AUDIT);
     await svc.get(`/v1.0/?url=${encodeURIComponent(freshUrl())}&apikey=${apiKey}`);
 
     const usage = await (await svc.get(`/v1.0/usage?apikey=${apiKey}`)).json();

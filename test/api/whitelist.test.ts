@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIXTURE_AUDIT } from "../support/audit.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
 let svc: TestService;
@@ -14,7 +15,7 @@ const unique = () => `${++seq}-${Math.random().toString(36).slice(2, 8)}`;
 /** A fresh account with the whitelist set as given. */
 async function accountWithWhitelist(domains: string[], enabled: boolean) {
   const account = await svc.account("business");
-  await svc.accounts.setWhitelist(account.email, domains, enabled);
+  await svc.accounts.setWhitelist(account.email, domains, enabled, FIXTURE_AUDIT);
   return account;
 }
 
@@ -53,12 +54,12 @@ describe("GET /v1.0/domain_whitelist", () => {
 
   it("reflects a change at once, normalized, without a restart", async () => {
     const { email, apiKey } = await svc.account("free");
-    await svc.accounts.setWhitelist(email, ["Good.com", "https://*.Example.org/path", "bücher.de"], true);
+    await svc.accounts.setWhitelist(email, ["Good.com", "https://*.Example.org/path", "bücher.de"], true, FIXTURE_AUDIT);
     const first = await (await svc.get(`/v1.0/domain_whitelist?apikey=${apiKey}`)).json();
     expect(first.whitelist_domains_enabled).toBe(true);
     expect([...first.domains].sort()).toEqual(["*.example.org", "good.com", "xn--bcher-kva.de"]);
 
-    await svc.accounts.setWhitelist(email, ["other.net"], false);
+    await svc.accounts.setWhitelist(email, ["other.net"], false, FIXTURE_AUDIT);
     expect(await (await svc.get(`/v1.0/domain_whitelist?apikey=${apiKey}`)).json()).toEqual({
       domains: ["other.net"],
       whitelist_domains_enabled: false,
@@ -221,11 +222,11 @@ describe("whitelist state", () => {
     const { email, apiKey } = await svc.account("business");
     const url = `http://evil.com/${unique()}`;
     await expectServed(apiKey, url);
-    await svc.accounts.setWhitelist(email, ["good.com"], true);
+    await svc.accounts.setWhitelist(email, ["good.com"], true, FIXTURE_AUDIT);
     await expectRefused(apiKey, url);
-    await svc.accounts.setWhitelist(email, ["good.com", "evil.com"], true);
+    await svc.accounts.setWhitelist(email, ["good.com", "evil.com"], true, FIXTURE_AUDIT);
     await expectServed(apiKey, url);
-    await svc.accounts.setWhitelist(email, [], false);
+    await svc.accounts.setWhitelist(email, [], false, FIXTURE_AUDIT);
     await expectServed(apiKey, `http://other.org/${unique()}`);
   });
 });

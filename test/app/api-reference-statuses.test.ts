@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIXTURE_AUDIT } from "../support/audit.ts";
 import { openApiSchema, operationsOf, type Operation } from "../../dashboard/client/api-reference.ts";
 import { WEBHOOK_ACTIONS_PER_MINUTE } from "../../lib/webhooks/webhook-limits.ts";
 import { openApiDocument } from "../../service/openapi/document.ts";
@@ -61,7 +62,7 @@ describe("the API reference's statuses", () => {
     const free = await svc.account("free");
     const business = await svc.account("business");
     const whitelisted = await svc.account("business");
-    await svc.accounts.setWhitelist(whitelisted.email, ["example.org"], true);
+    await svc.accounts.setWhitelist(whitelisted.email, ["example.org"], true, FIXTURE_AUDIT);
     for (const version of ["1.0", "1.1"]) {
       const count = `/v${version}/`;
       await expectDocumented("GET", count, `${count}?url=${url()}`, {}, { status: 401, type: "missing_api_key" });
@@ -103,7 +104,7 @@ describe("the API reference's statuses", () => {
     const small = await accountOn(100);
     const key = `apikey=${small.apiKey}`;
     const spent = await accountOn(1);
-    await svc.accounts.setWhitelist(spent.email, ["example.org"], true);
+    await svc.accounts.setWhitelist(spent.email, ["example.org"], true, FIXTURE_AUDIT);
     await expectDocumented("GET", "/v2/counts", `/v2/counts?url=${url()}&apikey=${spent.apiKey}`, {}, { status: 403, type: "domain_not_whitelisted" });
     const allowed = encodeURIComponent("https://example.org/statuses");
     await expectDocumented("GET", "/v2/counts", `/v2/counts?url=${allowed}&apikey=${spent.apiKey}`, {}, { status: 200 });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { accountMailOf } from "../../lib/accounts/account-mail.ts";
+import { systemSource } from "../../lib/audit/actor.ts";
 import { hashApiKey } from "../../lib/keys/api-key.ts";
 import { ApiKeys, MAX_KEYS } from "../../lib/keys/api-keys.ts";
 import { KeyError } from "../../lib/keys/key-errors.ts";
@@ -27,13 +28,14 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
     if (!skip) keys = new ApiKeys(h.db.prisma, vault);
   });
   const now = () => h.clock.now;
+  const source = () => systemSource(now());
   const rowOf = (id: string) => h.db.prisma.apiKey.findUniqueOrThrow({ where: { id } });
 
   it.skipIf(skip)("a new account has one key, Default, with every scope; a key is stored only as its hash and prefix", async () => {
     const account = await h.account();
     const [only] = await keys.list(account.id);
     expect(only).toMatchObject({ name: "Default", scopes: [...ALL_SCOPES], revokedAt: null, expiresAt: null, revealable: false });
-    const made = await keys.create(account.id, { name: "Plugin", scopes: ["counts:read"], expiresAt: null }, ALL_SCOPES, now());
+    const made = await keys.create(account.id, { name: "Plugin", scopes: ["counts:read"], expiresAt: null }, ALL_SCOPES, source());
     expect(made.key).toMatch(/^[0-9a-f]{40}$/);
     const row = await rowOf(made.record.id);
     expect(row).toMatchObject({ keyHash: hashApiKey(made.key), prefix: made.key.slice(0, 8), sealed: null });
@@ -43,7 +45,7 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
   it.skipIf(skip)("50 keys at most, also when 60 are created at once", async () => {
     const account = await h.account();
     const results = await Promise.allSettled(
-      Array.from({ length: 60 }, (_, i) => keys.create(account.id, { name: `k${i}`, scopes: ["counts:read"], expiresAt: null }, ALL_SCOPES, now())),
+      Array.from({ length: 60 }, (_, i) => keys.create(account.id, { name: `k${i}`, scopes: ["counts:read"], expiresAt: null }, ALL_SCOPES, source())),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(MAX_KEYS - 1);
     for (const failed of results.filter((r) => r.status === "rejected")) expect((failed.reason as KeyError).code).toBe("too_many_keys");
@@ -54,20 +56,20 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
     const account = await h.account();
     const [strong] = await keys.list(account.id);
     const grantor = ["keys:write", "counts:read"] as const;
-    await expect(keys.create(account.id, { name: "x", scopes: ["counts:read", "bulk:write"], expiresAt: null }, grantor, now())).rejects.toMatchObject({ code: "insufficient_scope" });
-    await expect(keys.roll(account.id, strong!.id, 0, grantor, now())).rejects.toMatchObject({ code: "insufficient_scope" });
-    expect((await keys.create(account.id, { name: "ok", scopes: ["counts:read"], expiresAt: null }, grantor, now())).record.scopes).toEqual(["counts:read"]);
+    await expect(keys.create(account.id, { name: "x", scopes: ["counts:read", "bulk:write"], expiresAt: null }, grantor, source())).rejects.toMatchObject({ code: "insufficient_scope" });
+    await expect(keys.roll(account.id, strong!.id, 0, grantor, source())).rejects.toMatchObject({ code: "insufficient_scope" });
+    expect((await keys.create(account.id, { name: "ok", scopes: ["counts:read"], expiresAt: null }, grantor, source())).record.scopes).toEqual(["counts:read"]);
   });
 
   it.skipIf(skip)("a roll keeps name, scopes and expiry; the old key's expiry becomes the end of its grace, never later than it was", async () => {
     const account = await h.account();
     const expiresAt = now() + 48 * HOUR;
-    const old = await keys.create(account.id, { name: "CI", scopes: ["bulk:read", "bulk:write"], expiresAt }, ALL_SCOPES, now());
-    const rolled = await keys.roll(account.id, old.record.id, 3600, ALL_SCOPES, now());
+    const old = await keys.create(account.id, { name: "CI", scopes: ["bulk:read", "bulk:write"], expiresAt }, ALL_SCOPES, source());
+    const rolled = await keys.roll(account.id, old.record.id, 3600, ALL_SCOPES, source());
     expect(rolled.record).toMatchObject({ name: "CI", scopes: ["bulk:read", "bulk:write"], expiresAt });
     expect((await keys.get(account.id, old.record.id)).expiresAt).toBe(now() + HOUR);
     // A grace past the key's own expiry does not lengthen it.
-    const again = await keys.roll(account.id, rolled.record.id, 7 * 24 * 3600, ALL_SCOPES, now());
+    const again = await keys.roll(account.id, rolled.record.id, 7 * 24 * 3600, ALL_SCOPES, source());
     expect((await keys.get(account.id, rolled.record.id)).expiresAt).toBe(expiresAt);
     expect(again.record.expiresAt).toBe(expiresAt);
   });
@@ -78,8 +80,8 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
     const [their] = await keys.list(theirs.id);
     for (const attempt of [
       () => keys.get(mine.id, their!.id),
-      () => keys.roll(mine.id, their!.id, 0, ALL_SCOPES, now()),
-      () => keys.revoke(mine.id, their!.id, now()),
+      () => keys.roll(mine.id, their!.id, 0, ALL_SCOPES, source()),
+      () => keys.revoke(mine.id, their!.id, source()),
       () => keys.reveal(mine.id, their!.id),
     ]) {
       await expect(attempt()).rejects.toMatchObject({ code: "key_not_found" });
@@ -104,8 +106,8 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
     const account = await h.account();
     const [key] = await keys.list(account.id);
     const notices = keyNotices(h.mail.notices, now());
-    const rolled = await keys.roll(account.id, key!.id, 86_400, ALL_SCOPES, now(), notices.rolled);
-    await keys.revoke(account.id, rolled.record.id, now(), notices.revoked);
+    const rolled = await keys.roll(account.id, key!.id, 86_400, ALL_SCOPES, source(), notices.rolled);
+    await keys.revoke(account.id, rolled.record.id, source(), notices.revoked);
     expect(await h.mailTo(account.email)).toEqual([
       { kind: "api_key_rolled", status: "pending" },
       { kind: "api_key_revoked", status: "pending" },
@@ -118,15 +120,22 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
     expect(rolledMail!.text).not.toContain(rolled.key);
     expect(String(rolledMail!.html)).toContain(`${ORIGIN}/dashboard/keys`);
     expect(revokedMail!.subject).toBe("A sharecount API key was revoked");
+    // And the audit log has both, by the actor who made them, in the same transactions.
+    const events = await h.db.prisma.auditEvent.findMany({ where: { accountId: account.id }, orderBy: { time: "asc" } });
+    expect(events.map((e) => [e.action, e.actorType, JSON.parse(e.changes)])).toEqual([
+      ["key.rolled", "system", { id: key!.id, name: "Default", new_id: rolled.record.id, grace_seconds: 86_400 }],
+      ["key.revoked", "system", { id: rolled.record.id, name: "Default" }],
+    ]);
   });
 
   it.skipIf(skip)("no notice can be queued, no roll and no revoke: the key stays as it was", async () => {
     const account = await h.account();
     const [key] = await keys.list(account.id);
     const broken = keyNotices(accountMailOf(h.db.prisma, h.outbox, "not a url").notices, now());
-    await expect(keys.roll(account.id, key!.id, 0, ALL_SCOPES, now(), broken.rolled)).rejects.toThrow();
-    await expect(keys.revoke(account.id, key!.id, now(), broken.revoked)).rejects.toThrow();
+    await expect(keys.roll(account.id, key!.id, 0, ALL_SCOPES, source(), broken.rolled)).rejects.toThrow();
+    await expect(keys.revoke(account.id, key!.id, source(), broken.revoked)).rejects.toThrow();
     expect(await keys.list(account.id)).toEqual([key]);
     expect(await h.mailTo(account.email)).toEqual([]);
+    expect(await h.db.prisma.auditEvent.count({ where: { accountId: account.id } })).toBe(0);
   });
 });

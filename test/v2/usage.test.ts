@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIXTURE_AUDIT } from "../support/audit.ts";
 import { addDays } from "../../lib/quota/day.ts";
 import { openStore } from "../../lib/store/open.ts";
 import { expectError } from "../support/api-error.ts";
@@ -50,7 +51,7 @@ describe("GET /v2/usage", () => {
   it("counts each refused count query by reason, on v1.0, v1.1 and v2, for the account whose key sent it only", async () => {
     const { email, apiKey } = await accountWithOneQuery();
     const other = await svc.account("free");
-    await svc.accounts.setWhitelist(email, ["example.com"], true);
+    await svc.accounts.setWhitelist(email, ["example.com"], true, FIXTURE_AUDIT);
     expect((await count("/v1.0/", apiKey, fresh())).status).toBe(200);
 
     // quota: the one query is spent.

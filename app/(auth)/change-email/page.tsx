@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { requestClient } from "@/dashboard/server/audit-source";
 import { accountMail } from "@/dashboard/server/account-mail";
 import { dashboard } from "@/dashboard/server/context";
 import { ADDRESS_REFUSED } from "@/lib/accounts/email-change";
@@ -14,7 +15,7 @@ export const dynamic = "force-dynamic";
  */
 export default async function ChangeEmailPage({ searchParams }: { searchParams: Promise<{ token?: string | string[] }> }) {
   const token = tokenParam((await searchParams).token);
-  const result = token ? await accountMail().change.confirm(token, dashboard().clock.now()) : ({ ok: false, reason: "unknown" } as const);
+  const result = token ? await accountMail().change.confirm(token, dashboard().clock.now(), await requestClient()) : ({ ok: false, reason: "unknown" } as const);
   if (result.ok) {
     return (
       <LinkResult title="Email address changed">

@@ -1,4 +1,5 @@
 import "server-only";
+import { providerOfRequest, recordSignIn, type SignInMethod } from "./sign-in-audit.ts";
 import { createHash } from "node:crypto";
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import type { Adapter, AdapterUser } from "next-auth/adapters";
@@ -8,6 +9,9 @@ import { noteSignIn } from "./new-browser.ts";
 
 /** The field a provider's profile sets (auth.ts) when the provider verified the address it gives. */
 export const PROVIDER_VERIFIED = "providerVerifiedEmail";
+
+/** The field startSession sets on a session it makes (password sign-in); a provider's callback sets none. */
+export const SIGN_IN_METHOD = "signInMethod";
 
 /** Session tokens are stored as SHA-256: a leaked session table cannot be replayed as cookies. */
 export function hashSessionToken(token: string): string {
@@ -41,8 +45,17 @@ export function sharecountAdapter({ prisma, accounts, clock }: DashboardContext)
       });
       return (await prisma.account.findUniqueOrThrow({ where: { id: account.id } })) as unknown as AdapterUser;
     },
+    // The session and its sign-in's audit event are one transaction.
     async createSession(session) {
-      const created = await base.createSession!({ ...session, sessionToken: hashSessionToken(session.sessionToken) });
+      const { [SIGN_IN_METHOD]: given, ...row } = session as typeof session & { [SIGN_IN_METHOD]?: SignInMethod };
+      const method = given ?? (await providerOfRequest());
+      // Only a password and the providers' callbacks make sessions; should another path appear, signing in must still work.
+      if (!method) console.error(JSON.stringify({ event: "sign_in_method_unknown", accountId: row.userId }));
+      const created = await prisma.$transaction(async (tx) => {
+        const made = await tx.session.create({ data: { ...row, sessionToken: hashSessionToken(row.sessionToken) } });
+        if (method) await recordSignIn(tx, await tx.account.findUniqueOrThrow({ where: { id: made.userId }, select: { id: true, email: true } }), method);
+        return made;
+      });
       await noteSignIn(created.userId);
       return withToken(created, session.sessionToken);
     },

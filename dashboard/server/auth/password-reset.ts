@@ -1,4 +1,5 @@
 import "server-only";
+import { requestClient } from "../audit-source.ts";
 import { normalizeEmail } from "../../../lib/accounts/email-address.ts";
 import { PasswordReset, type ResetLink } from "../../../lib/accounts/password-reset.ts";
 import { passwordProblem } from "../../../lib/accounts/password-rule.ts";
@@ -73,6 +74,6 @@ export async function resetPassword(token: string, password: string): Promise<Re
   if (!link.ok) return link;
   const problem = passwordProblem(password, link.email);
   if (problem) return { ok: false, passwordProblem: problem };
-  const done = await passwordReset().complete(token, password, dashboard().clock.now());
+  const done = await passwordReset().complete(token, password, dashboard().clock.now(), await requestClient());
   return done.ok ? { ok: true } : done;
 }

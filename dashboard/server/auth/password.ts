@@ -1,4 +1,6 @@
 import "server-only";
+import { recordFailedSignIn, type SignInMethod } from "./sign-in-audit.ts";
+import { SIGN_IN_METHOD } from "./adapter.ts";
 import { randomBytes } from "node:crypto";
 import { cookies, headers } from "next/headers";
 import { CLIENT_IP_HEADER, limitKeyOf } from "../../../lib/security/client-ip.ts";
@@ -49,21 +51,24 @@ export async function signInWithPassword(emailInput: string, password: string): 
   const taken = await takeFromLimits(limits);
   if (!taken.ok) return { ok: false, error: `Too many sign-in attempts. Try again in ${retryMinutes(taken.retryAfterMs)} minute(s).` };
   const account = await dashboard().accounts.withPassword(email, password);
-  if (!account) return { ok: false, error: "Wrong email or password." };
+  if (!account) {
+    await recordFailedSignIn(email);
+    return { ok: false, error: "Wrong email or password." };
+  }
   // Only failures count: this attempt is given back to both limits (earlier failures stay counted).
   await giveBack(limits);
-  await startSession(account.id);
+  await startSession(account.id, "password");
   return { ok: true };
 }
 
 /** A new database session for the account, through Auth.js's adapter, and the cookie that carries it. */
-export async function startSession(accountId: string): Promise<void> {
+export async function startSession(accountId: string, method: SignInMethod): Promise<void> {
   const { userAgent, secure } = await requestInfo();
   const context = dashboard();
   const token = randomBytes(32).toString("hex");
   const expires = new Date(context.clock.now() + SESSION_MAX_AGE_SECONDS * 1000);
   // The adapter passes extra fields through to the session row: the device shown in the sessions list.
-  const session = { sessionToken: token, userId: accountId, expires, userAgent };
+  const session = { sessionToken: token, userId: accountId, expires, userAgent, [SIGN_IN_METHOD]: method };
   await sharecountAdapter(context).createSession!(session);
   (await cookies()).set(sessionCookieName(secure), token, {
     httpOnly: true,

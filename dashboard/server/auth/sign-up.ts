@@ -24,7 +24,7 @@ export async function signUpWithPassword(email: string, password: string): Promi
     const { accounts, clock } = dashboard();
     const now = clock.now();
     const { account } = await accounts.create({ email, password, plan: "free" }, (tx, created) => accountMail().verification.send(tx, created, now));
-    await startSession(account.id);
+    await startSession(account.id, "password");
     return { ok: true };
   } catch (error) {
     if (!(error instanceof AccountError)) throw error;

@@ -45,10 +45,10 @@ export const v2CreateKeyHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, "keys:write", async (account, { req, params }) => {
     validQuery(keyQuerySchema, params);
     const body = await readJsonBody(req, keyCreateBodySchema, MAX_KEY_BODY_BYTES);
-    const now = deps.clock.now();
+    const source = deps.audit.sourceOf(req, account);
     const expiresAt = body.expires_at ? Date.parse(body.expires_at) : null;
-    if (expiresAt !== null && expiresAt <= now) throw new ApiError("invalid_body", 400, "expires_at must be in the future.");
-    const issued = await deps.keys.verbs.create(account.id, { name: body.name, scopes: body.scopes, expiresAt }, account.scopes, now);
+    if (expiresAt !== null && expiresAt <= source.at) throw new ApiError("invalid_body", 400, "expires_at must be in the future.");
+    const issued = await deps.keys.verbs.create(account.id, { name: body.name, scopes: body.scopes, expiresAt }, account.scopes, source);
     return send(201, issuedJson(issued), SECRET_HEADERS);
   });
 
@@ -70,8 +70,8 @@ export const v2KeyHandler = (deps: ApiDeps) =>
 export const v2RevokeKeyHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, "keys:write", async (account, { req, params }) => {
     validQuery(keyQuerySchema, params);
-    const now = deps.clock.now();
-    const revoked = await deps.keys.verbs.revoke(account.id, keyIdOf(req), now, keyNotices(deps.keys.notices, now).revoked);
+    const source = deps.audit.sourceOf(req, account);
+    const revoked = await deps.keys.verbs.revoke(account.id, keyIdOf(req), source, keyNotices(deps.keys.notices, source.at).revoked);
     return send(200, keyJson(revoked));
   });
 
@@ -82,7 +82,7 @@ export const v2RollKeyHandler = (deps: ApiDeps) =>
     // The body is optional: a roll with the default grace may send none.
     const empty = req.headers["content-type"] === undefined && Number(req.headers["content-length"] ?? 0) === 0 && req.headers["transfer-encoding"] === undefined;
     const body = empty ? keyRollBodySchema.parse({}) : await readJsonBody(req, keyRollBodySchema, MAX_KEY_BODY_BYTES);
-    const now = deps.clock.now();
-    const rolled = await deps.keys.verbs.roll(account.id, keyIdOf(req), body.grace_seconds, account.scopes, now, keyNotices(deps.keys.notices, now).rolled);
+    const source = deps.audit.sourceOf(req, account);
+    const rolled = await deps.keys.verbs.roll(account.id, keyIdOf(req), body.grace_seconds, account.scopes, source, keyNotices(deps.keys.notices, source.at).rolled);
     return send(201, issuedJson(rolled), SECRET_HEADERS);
   });

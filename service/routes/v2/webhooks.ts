@@ -55,7 +55,7 @@ export const v2CreateWebhookHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, "account:write", async (account, { req, params }) => {
     validQuery(webhookKeyQuerySchema, params);
     const body = await readJsonBody(req, webhookCreateBodySchema, MAX_WEBHOOK_BODY_BYTES);
-    const { endpoint, secret } = await createEndpoint(context(deps), account.id, body, deps.clock.now());
+    const { endpoint, secret } = await createEndpoint(context(deps), account.id, body, deps.audit.sourceOf(req, account));
     return send(201, { ...endpointJson(endpoint), secret }, SECRET_HEADERS);
   });
 
@@ -78,14 +78,14 @@ export const v2UpdateWebhookHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, "account:write", async (account, { req, params }) => {
     validQuery(webhookKeyQuerySchema, params);
     const change = await readJsonBody(req, webhookUpdateBodySchema, MAX_WEBHOOK_BODY_BYTES);
-    return send(200, endpointJson(await updateEndpoint(context(deps), account.id, idsOf(req).id, change)));
+    return send(200, endpointJson(await updateEndpoint(context(deps), account.id, idsOf(req).id, change, deps.audit.sourceOf(req, account))));
   });
 
 /** DELETE /v2/webhooks/{id}: 204; its pending deliveries and log go with it. */
 export const v2DeleteWebhookHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, "account:write", async (account, { req, params }) => {
     validQuery(webhookKeyQuerySchema, params);
-    await deleteEndpoint(context(deps), account.id, idsOf(req).id);
+    await deleteEndpoint(context(deps), account.id, idsOf(req).id, deps.audit.sourceOf(req, account));
     return noContent(204);
   });
 

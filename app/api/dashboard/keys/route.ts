@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userSource } from "@/dashboard/server/audit-source";
 import { ALL_SCOPES } from "@/lib/keys/scopes";
 import { keyName, keyScopes } from "@/lib/v2/key-schemas";
 import { dashboard } from "@/dashboard/server/context";
@@ -18,6 +19,6 @@ export const POST = signedInEndpoint({ input }, async ({ account, input }) => {
   const expiresAt = input.expiresAt === null ? null : Date.parse(input.expiresAt);
   if (expiresAt !== null && expiresAt <= now) throw new DashboardError("invalid_input", 422, "The expiry must be in the future.");
   // The signed-in account holder may grant every scope.
-  const issued = await keys.create(account.id, { name: input.name, scopes: input.scopes, expiresAt }, ALL_SCOPES, now);
+  const issued = await keys.create(account.id, { name: input.name, scopes: input.scopes, expiresAt }, ALL_SCOPES, await userSource(account));
   return Response.json({ key: issued.key, row: keyRowOf(issued.record) }, { status: 201, headers: { "Cache-Control": "no-store" } });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userSource } from "@/dashboard/server/audit-source";
 import { passwordReset } from "@/dashboard/server/auth/password-reset";
 import { rateLimiter, retryMinutes, takeFromLimits } from "@/dashboard/server/auth/rate-limit";
 import { dashboard } from "@/dashboard/server/context";
@@ -36,5 +37,6 @@ export const POST = signedInEndpoint({ input }, async ({ account, input }) => {
     await attempts().delete(account.id);
   }
   const notice = (tx: MailWriter) => passwordReset().queueChangedNotice(tx, account, clock.now());
-  return { otherSessionsSignedOut: await accounts.setPassword(account.id, input.newPassword, account.sessionId, notice) };
+  const change = { audit: await userSource(account), via: "settings", keepSessionId: account.sessionId, within: notice } as const;
+  return { otherSessionsSignedOut: await accounts.setPassword(account.id, input.newPassword, change) };
 });

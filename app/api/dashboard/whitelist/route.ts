@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userSource } from "@/dashboard/server/audit-source";
 import { dashboard } from "@/dashboard/server/context";
 import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 import { sortEntries, type WhitelistState } from "@/dashboard/client/whitelist-editor";
@@ -34,6 +35,6 @@ export const GET = signedInEndpoint({}, async ({ api }): Promise<WhitelistState>
  */
 // The most entries at their longest, as JSON.
 export const PUT = signedInEndpoint({ input: whitelistInput, maxBodyBytes: MAX_ENTRIES * (MAX_ENTRY_LENGTH + 8) + 1024 }, async ({ account, input }): Promise<WhitelistState> => {
-  const saved = await dashboard().accounts.setWhitelist(account.email, input.domains, input.enabled);
+  const saved = await dashboard().accounts.setWhitelist(account.email, input.domains, input.enabled, await userSource(account));
   return { domains: sortEntries(saved.whitelist.domains), enabled: saved.whitelist.enabled };
 });

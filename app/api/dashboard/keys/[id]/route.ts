@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userSource } from "@/dashboard/server/audit-source";
 import { keyNotices } from "@/lib/keys/key-notices";
 import { dashboard } from "@/dashboard/server/context";
 import { accountMail } from "@/dashboard/server/account-mail";
@@ -9,7 +10,6 @@ const input = z.object({ id: z.string().max(100) });
 
 /** Revokes the key at once; the account is mailed in the same transaction. */
 export const DELETE = signedInEndpoint({ input }, async ({ account, input }) => {
-  const { keys, clock } = dashboard();
-  const now = clock.now();
-  return { row: keyRowOf(await keys.revoke(account.id, input.id, now, keyNotices(accountMail().notices, now).revoked)) };
+  const source = await userSource(account);
+  return { row: keyRowOf(await dashboard().keys.revoke(account.id, input.id, source, keyNotices(accountMail().notices, source.at).revoked)) };
 });

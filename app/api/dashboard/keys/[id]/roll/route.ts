@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userSource } from "@/dashboard/server/audit-source";
 import { ALL_SCOPES } from "@/lib/keys/scopes";
 import { keyNotices } from "@/lib/keys/key-notices";
 import { MAX_GRACE_SECONDS } from "@/lib/keys/api-keys";
@@ -11,8 +12,7 @@ const input = z.object({ id: z.string().max(100), graceSeconds: z.number().int()
 
 /** A new key in place of this one, which works on for the grace chosen; the account is mailed. */
 export const POST = signedInEndpoint({ input }, async ({ account, input }) => {
-  const { keys, clock } = dashboard();
-  const now = clock.now();
-  const rolled = await keys.roll(account.id, input.id, input.graceSeconds, ALL_SCOPES, now, keyNotices(accountMail().notices, now).rolled);
+  const source = await userSource(account);
+  const rolled = await dashboard().keys.roll(account.id, input.id, input.graceSeconds, ALL_SCOPES, source, keyNotices(accountMail().notices, source.at).rolled);
   return Response.json({ key: rolled.key, row: keyRowOf(rolled.record) }, { headers: { "Cache-Control": "no-store" } });
 });

@@ -1,7 +1,7 @@
-import type { Env } from "../../lib/env.ts";
 import type { Cadence } from "../../lib/history/cadence.ts";
+import type { Env } from "../../lib/env.ts";
 
-/** How often tracked URLs are refreshed by age, from the environment. */
+/** How often tracked URLs are refreshed at each age, from the REFRESH_* settings. */
 export function cadenceOf(env: Env): Cadence {
   const HOUR = 3_600_000;
   return {
