@@ -9,6 +9,7 @@ import type { HistoryRecorder } from "./history/recorder.ts";
 import type { NetworkHealthEntry } from "./networks/health.ts";
 import type { AlertKit } from "../lib/alerts/open-alerts.ts";
 import type { WebhookLimits } from "../lib/webhooks/webhook-limits.ts";
+import type { RequestLog } from "./requests/request-log.ts";
 
 /** What the API's routes are built from; one instance per process. */
 export interface ApiDeps {
@@ -42,4 +43,6 @@ export interface ApiDeps {
   webhooksQueued: () => void;
   /** Networks are the sandbox: every count answer says so. */
   sandbox: boolean;
+  /** Writes a row per attributed API request (null: REQUEST_LOG=off). */
+  requestLog: RequestLog | null;
 }

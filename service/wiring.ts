@@ -38,6 +38,9 @@ import { deliveryWorkerFor } from "../lib/webhooks/webhook-service.ts";
 import { webhookLimits } from "../lib/webhooks/webhook-limits.ts";
 import { alertingQuota } from "./alerts/quota-alerts.ts";
 import { openAlerting, type Alerting } from "./alerts/alerting.ts";
+import { RequestLog } from "./requests/request-log.ts";
+import { RequestLogPruner } from "./requests/pruner.ts";
+import { attributeRequest } from "./requests/attribution.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
 
@@ -54,6 +57,8 @@ export interface ServiceRuntime {
   sandbox: Sandbox | null;
   /** What emits events (quota, bulk, tracked URL, network rules, the digest). */
   alerting: Alerting;
+  /** The request log's writer (null: REQUEST_LOG=off); `dropped` counts requests not logged for a full queue. */
+  requestLog: RequestLog | null;
   store: Store;
   /** Throws unless every backing service (database, and Redis when used) answers: the health check. */
   ping(): Promise<void>;
@@ -174,6 +179,9 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
           env.REFRESH_POLL_MS,
         );
   const refusals = new RefusalCounter(store.usage);
+  const requestLog = env.REQUEST_LOG === "on" ? new RequestLog(store.requests, { now }) : null;
+  // Pruned wherever workers run, and also when the log is off: rows of an earlier run still expire.
+  const pruner = options.worker === false ? null : new RequestLogPruner(store.requests, { days: env.REQUEST_LOG_DAYS, now });
   const networkHealth = networkHealthReport({
     facebook: guards.Facebook,
     pinterest: guards.Pinterest,
@@ -181,7 +189,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   });
   const routes = createApiRoutes({
     store,
-    auth: new Authenticator(store.accounts),
+    auth: new Authenticator(store.accounts, requestLog ? attributeRequest : null),
     counts,
     clock,
     quota,
@@ -198,6 +206,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     webhookLimits: webhookLimits(redis ? { redis, prefix: env.REDIS_PREFIX } : null),
     webhooksQueued: () => webhooks?.notify(),
     sandbox: sandbox !== null,
+    requestLog,
   });
   const mail = options.worker === false ? null : mailWorkerFor(env, prisma, secret, now);
   bulk.worker?.start();
@@ -206,6 +215,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   imports?.start();
   mail?.start();
   webhooks?.start();
+  pruner?.start();
   return {
     routes,
     worker: bulk.worker,
@@ -215,11 +225,14 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     webhooks,
     sandbox,
     alerting,
+    requestLog,
     store,
     ping,
     async close() {
       // The HTTP server has drained: no refusal is counted after this write.
       await refusals.stop();
+      await requestLog?.stop();
+      await pruner?.stop();
       await imports?.stop();
       await mail?.stop();
       await webhooks?.stop();

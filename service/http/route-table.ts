@@ -30,6 +30,8 @@ import {
 import { v2EventsHandler } from "../routes/v2/events.ts";
 import { openApiDocument } from "../openapi/document.ts";
 import { sendJson } from "./respond.ts";
+import type { RequestLog } from "../requests/request-log.ts";
+import { v2RequestHandler, v2RequestsHandler } from "../routes/v2/requests.ts";
 
 type HonoApp = Hono<{ Bindings: HttpBindings }>;
 
@@ -43,6 +45,8 @@ export interface ApiRoutes {
   counts: ReadonlyMap<string, Endpoint>;
   /** Every other endpoint, routed by Hono. */
   app: HonoApp;
+  /** Where answered requests are logged (null: REQUEST_LOG=off). */
+  requestLog: RequestLog | null;
 }
 
 /** A Hono handler answering with an endpoint: the request it reads is Node's own. */
@@ -116,9 +120,11 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   route("/v2/webhooks/:id/deliveries", { GET: v2WebhookDeliveriesHandler(deps) });
   route("/v2/webhooks/:id/deliveries/:delivery_id/retry", { POST: v2RetryWebhookDeliveryHandler(deps) });
   route("/v2/events", { GET: v2EventsHandler(deps) });
+  route("/v2/requests", { GET: v2RequestsHandler(deps) });
+  route("/v2/requests/:id", { GET: v2RequestHandler(deps) });
   route("/v2/openapi.json", { GET: async () => sendJson(200, openApiDocument()) });
 
   app.notFound(() => toResponse(sendError(apiErrors.notFound())));
   app.onError((error) => toResponse(sendError(toApiError(error))));
-  return { counts, app };
+  return { counts, app, requestLog: deps.requestLog };
 }

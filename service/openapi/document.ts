@@ -7,6 +7,7 @@ import { accountExportQuerySchema, accountExportSchema } from "../../lib/v2/expo
 import { registerV1 } from "./v1-paths.ts";
 import { JSON_BODY, NOT_WHITELISTED, QUOTA_USED_UP, v2Refusals } from "./refusals.ts";
 import { registerEventWebhooks, registerWebhookPaths } from "./v2-webhooks.ts";
+import { registerRequestPaths } from "./v2-requests.ts";
 
 /**
  * The OpenAPI 3.1 document of v1.0, v1.1 and v2, generated from the zod schemas the routes validate with
@@ -222,6 +223,7 @@ function register(registry: OpenAPIRegistry) {
     },
   });
   registerWebhookPaths(path, v2Security);
+  registerRequestPaths(path, v2Security);
   registerEventWebhooks(registry);
 }
 

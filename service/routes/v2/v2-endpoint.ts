@@ -27,7 +27,7 @@ type V2Handler<Body extends string | StreamedBody> = (account: AccountContext, r
 
 /** A v2 endpoint: JSON only (JSONP stays a v1 feature), authenticated by bearer token or `apikey`. */
 export function v2Endpoint<Body extends string | StreamedBody = string>(deps: ApiDeps, answer: V2Handler<Body>): Endpoint<Body | string> {
-  return endpoint("refuse", async (request) => answer(await deps.auth.authenticate(v2Key(request.req, request.params)), request), plainRequestQuery);
+  return endpoint("refuse", async (request) => answer(await deps.auth.authenticate(request.req, v2Key(request.req, request.params)), request), plainRequestQuery);
 }
 
 export const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
