@@ -4,7 +4,7 @@ import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { NO_FILTERS, RANGE_LABELS, STATUS_CLASSES, TIME_RANGES, hasFilters, type RequestFilters, type TimeRange } from "@/dashboard/client/requests";
 
-const field = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900";
+const field = "mt-1 block h-9 w-full rounded-md border border-slate-300 bg-white px-2.5 text-sm text-slate-900";
 
 /** Status class, error type, key, endpoint and time range: applied together, written to the address. */
 export function RequestFilterForm({ filters, onChange }: { filters: RequestFilters; onChange: (next: RequestFilters) => void }) {

@@ -7,7 +7,7 @@ import { RequestStatus } from "./request-status";
 const timeLabel = new Intl.DateTimeFormat(undefined, { dateStyle: "short", timeStyle: "medium" });
 export const formatTime = (iso: string) => timeLabel.format(Date.parse(iso));
 
-/** The requests, newest first; a row opens its details. */
+/** The requests, newest first; a row opens its details. What was asked comes first: on a phone the rest scrolls. */
 export function RequestsTable({ rows, onOpen }: { rows: RequestEntry[]; onOpen: (id: string) => void }) {
   return (
     // relative: the sr-only header is absolutely placed, and would widen the page from outside the scrolling box.
@@ -15,7 +15,7 @@ export function RequestsTable({ rows, onOpen }: { rows: RequestEntry[]; onOpen: 
       <table className="w-full min-w-[44rem] text-left text-sm">
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
           <tr>
-            {["Time", "Status", "Request", "Error", "Duration", "Quota"].map((name) => (
+            {["Status", "Request", "Time", "Error", "Duration", "Quota"].map((name) => (
               <th key={name} scope="col" className="px-3 py-2 font-medium">
                 {name}
               </th>
@@ -25,9 +25,6 @@ export function RequestsTable({ rows, onOpen }: { rows: RequestEntry[]; onOpen: 
         <tbody className="divide-y divide-slate-100">
           {rows.map((row) => (
             <tr key={row.id} data-testid="request-row" className="hover:bg-slate-50">
-              <td className="px-3 py-2 whitespace-nowrap">
-                <time dateTime={row.time}>{formatTime(row.time)}</time>
-              </td>
               <td className="px-3 py-2">
                 <RequestStatus status={row.status} />
               </td>
@@ -36,6 +33,9 @@ export function RequestsTable({ rows, onOpen }: { rows: RequestEntry[]; onOpen: 
                   <span className="font-semibold">{row.method}</span> {row.path}
                   {row.query ? `?${row.query}` : ""}
                 </button>
+              </td>
+              <td className="px-3 py-2 whitespace-nowrap">
+                <time dateTime={row.time}>{formatTime(row.time)}</time>
               </td>
               <td className="px-3 py-2">{row.error_type ? <code className="text-xs">{row.error_type}</code> : <span className="text-slate-500">—</span>}</td>
               <td className="px-3 py-2 whitespace-nowrap tabular-nums">{row.duration_ms} ms</td>
