@@ -28,7 +28,7 @@ import { AccountCache } from "./accounts/account-cache.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
 import { RefreshScheduler } from "./tracking/scheduler.ts";
 import { ImportWorker } from "./imports/import-worker.ts";
-import type { Cadence } from "../lib/history/cadence.ts";
+import { cadenceOf } from "../lib/history/cadence.ts";
 import { createPrisma } from "../lib/db/prisma.ts";
 import { mailWorkerFor } from "../lib/mail/mail-service.ts";
 import type { MailWorker } from "../lib/mail/mail-worker.ts";
@@ -38,9 +38,7 @@ import { deliveryWorkerFor } from "../lib/webhooks/webhook-service.ts";
 import { webhookLimits } from "../lib/webhooks/webhook-limits.ts";
 import { alertingQuota } from "./alerts/quota-alerts.ts";
 import { openAlerting, type Alerting } from "./alerts/alerting.ts";
-import { RequestLog } from "./requests/request-log.ts";
-import { RequestLogPruner } from "./requests/pruner.ts";
-import { attributeRequest } from "./requests/attribution.ts";
+import { openRequestLog } from "./requests/open-request-log.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
 
@@ -57,8 +55,6 @@ export interface ServiceRuntime {
   sandbox: Sandbox | null;
   /** What emits events (quota, bulk, tracked URL, network rules, the digest). */
   alerting: Alerting;
-  /** The request log's writer (null: REQUEST_LOG=off); `dropped` counts requests not logged for a full queue. */
-  requestLog: RequestLog | null;
   store: Store;
   /** Throws unless every backing service (database, and Redis when used) answers: the health check. */
   ping(): Promise<void>;
@@ -179,9 +175,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
           env.REFRESH_POLL_MS,
         );
   const refusals = new RefusalCounter(store.usage);
-  const requestLog = env.REQUEST_LOG === "on" ? new RequestLog(store.requests, { now }) : null;
-  // Pruned wherever workers run, and also when the log is off: rows of an earlier run still expire.
-  const pruner = options.worker === false ? null : new RequestLogPruner(store.requests, { days: env.REQUEST_LOG_DAYS, now });
+  const requestLog = openRequestLog(env, store.requests, { worker: options.worker !== false, now });
   const networkHealth = networkHealthReport({
     facebook: guards.Facebook,
     pinterest: guards.Pinterest,
@@ -189,7 +183,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   });
   const routes = createApiRoutes({
     store,
-    auth: new Authenticator(store.accounts, requestLog ? attributeRequest : null),
+    auth: new Authenticator(store.accounts, requestLog.attribute),
     counts,
     clock,
     quota,
@@ -206,7 +200,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     webhookLimits: webhookLimits(redis ? { redis, prefix: env.REDIS_PREFIX } : null),
     webhooksQueued: () => webhooks?.notify(),
     sandbox: sandbox !== null,
-    requestLog,
+    requestLog: requestLog.log,
   });
   const mail = options.worker === false ? null : mailWorkerFor(env, prisma, secret, now);
   bulk.worker?.start();
@@ -215,7 +209,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   imports?.start();
   mail?.start();
   webhooks?.start();
-  pruner?.start();
+  requestLog.start();
   return {
     routes,
     worker: bulk.worker,
@@ -225,14 +219,12 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     webhooks,
     sandbox,
     alerting,
-    requestLog,
     store,
     ping,
     async close() {
       // The HTTP server has drained: no refusal is counted after this write.
       await refusals.stop();
-      await requestLog?.stop();
-      await pruner?.stop();
+      await requestLog.stop();
       await imports?.stop();
       await mail?.stop();
       await webhooks?.stop();
@@ -298,16 +290,5 @@ function queueBulk(env: Env, options: RuntimeOptions, deps: BulkCountDeps) {
       await closeRedis(queueConnection);
       if (workerConnection) await closeRedis(workerConnection);
     },
-  };
-}
-
-function cadenceOf(env: Env): Cadence {
-  const HOUR = 3_600_000;
-  return {
-    youngForMs: env.REFRESH_YOUNG_HOURS * HOUR,
-    youngEveryMs: env.REFRESH_YOUNG_EVERY_MINUTES * 60_000,
-    middleForMs: env.REFRESH_MIDDLE_DAYS * 24 * HOUR,
-    middleEveryMs: env.REFRESH_MIDDLE_EVERY_HOURS * HOUR,
-    oldEveryMs: env.REFRESH_OLD_EVERY_HOURS * HOUR,
   };
 }
