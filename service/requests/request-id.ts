@@ -11,9 +11,13 @@ let sequence = 0;
 
 const timePart = (time: number) => Math.max(0, Math.floor(time)).toString(36).padStart(TIME_DIGITS, "0");
 
+/** A batch's rows share a few milliseconds: each one's prefix is written once. */
+let last = { time: -1, prefix: "" };
+
 export function requestId(time: number): string {
+  if (time !== last.time) last = { time, prefix: `req_${timePart(time)}${processTag}` };
   sequence = (sequence + 1) % 1_679_616;
-  return `req_${timePart(time)}${processTag}${sequence.toString(36).padStart(4, "0")}`;
+  return `${last.prefix}${sequence.toString(36).padStart(4, "0")}`;
 }
 
 /** Every id of a request made before `time` sorts below this. */

@@ -102,7 +102,7 @@ export class RequestLog {
     if (batch.length === 0) return;
     this.queue = [];
     this.lastInsertAt = this.options.now();
-    this.writing = this.store.insert(batch.map(finish)).catch((error: unknown) => {
+    this.writing = this.store.insert(finishBatch(batch)).catch((error: unknown) => {
       this.failed += batch.length;
       // The message only: a driver's error may quote the statement's values.
       console.error(`request log: ${batch.length} rows could not be written: ${error instanceof Error ? error.message.split("\n")[0] : "unknown error"}`);
@@ -122,14 +122,29 @@ export class RequestLog {
   }
 }
 
-/** A queued row's raw target, address and agent as stored: key-free, prefixed, bounded; its id from its time. */
-function finish(row: RequestLogRow): RequestLogRow {
-  const { path, query } = loggedTarget(row.path);
-  row.id = requestId(row.time);
-  row.path = path;
-  row.query = query;
-  row.url = loggedUrl(query);
-  row.ip = ipPrefix(row.ip);
-  if (row.userAgent !== null) row.userAgent = cut(row.userAgent, MAX_USER_AGENT_LENGTH);
-  return row;
+/**
+ * Turns queued rows' raw target, address and agent into their stored form: key-free, prefixed, bounded; and
+ * gives each its id from its time. A batch repeats itself (the same popular URL, the same clients), so each
+ * distinct target and address is worked out once per batch.
+ */
+function finishBatch(rows: RequestLogRow[]): RequestLogRow[] {
+  const targets = new Map<string, { path: string; query: string; url: string | null }>();
+  const networks = new Map<string, string>();
+  for (const row of rows) {
+    let target = targets.get(row.path);
+    if (target === undefined) {
+      const { path, query } = loggedTarget(row.path);
+      target = { path, query, url: loggedUrl(query) };
+      targets.set(row.path, target);
+    }
+    let network = networks.get(row.ip);
+    if (network === undefined) networks.set(row.ip, (network = ipPrefix(row.ip)));
+    row.id = requestId(row.time);
+    row.path = target.path;
+    row.query = target.query;
+    row.url = target.url;
+    row.ip = network;
+    if (row.userAgent !== null && row.userAgent.length > MAX_USER_AGENT_LENGTH) row.userAgent = cut(row.userAgent, MAX_USER_AGENT_LENGTH);
+  }
+  return rows;
 }

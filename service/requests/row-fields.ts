@@ -17,6 +17,7 @@ const KEY_PARAM = /^api[-_]?key$/i;
 export const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
 function decoded(component: string): string {
+  if (!component.includes("%") && !component.includes("+")) return component;
   try {
     return decodeURIComponent(component.replaceAll("+", " "));
   } catch {
@@ -24,16 +25,19 @@ function decoded(component: string): string {
   }
 }
 
+/** Whether `text` may hold `api` once decoded: spelled out, or with its first letter percent-encoded. */
+const MAY_NAME_KEY = /api|%[46]1/i;
+
 /** A query string (or a URL's) without its apikey parameters, in any letter case and however encoded. */
 function withoutKeys(query: string): string {
-  if (!/api/i.test(query) && !query.includes("%")) return query;
+  if (!MAY_NAME_KEY.test(query)) return query;
   const kept: string[] = [];
   for (const part of query.split("&")) {
     const eq = part.indexOf("=");
     const name = eq === -1 ? part : part.slice(0, eq);
     if (KEY_PARAM.test(decoded(name).trim())) continue;
     // A value that is itself a URL with a key in its own query (`url=https%3A%2F%2F…%3Fapikey%3D…`) loses that too.
-    if (eq !== -1 && /api[-_]?key/i.test(decoded(part.slice(eq + 1)))) {
+    if (eq !== -1 && MAY_NAME_KEY.test(part.slice(eq + 1)) && /api[-_]?key/i.test(decoded(part.slice(eq + 1)))) {
       kept.push(`${name}=${encodeURIComponent(urlWithoutKeys(decoded(part.slice(eq + 1))))}`);
       continue;
     }

@@ -1,4 +1,4 @@
-import type Database from "better-sqlite3";
+import Database from "better-sqlite3";
 import { REQUEST_COLUMNS, toRequestRow, type RequestRecord } from "../request-rows.ts";
 import type { RequestLogRow, RequestLogStore } from "../requests.ts";
 
@@ -18,8 +18,9 @@ type ListParams = {
 
 export function sqliteRequests(db: Database.Database): RequestLogStore {
   const statements = {
-    // The account may have been deleted since its request: its row is skipped, not the batch.
-    insert: db.prepare(
+    insert: db.prepare(`INSERT INTO request_log (${REQUEST_COLUMNS}) VALUES (${Array(14).fill("?").join(", ")})`),
+    // After a batch failed on its foreign key: the account was deleted since its request, and its rows are skipped.
+    insertIfAccount: db.prepare(
       `INSERT INTO request_log (${REQUEST_COLUMNS})
        SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM account WHERE id = ?)`,
     ),
@@ -42,14 +43,26 @@ export function sqliteRequests(db: Database.Database): RequestLogStore {
   };
   const insert = db.transaction((rows: readonly RequestLogRow[]) => {
     for (const r of rows) {
-      statements.insert.run(
+      statements.insert.run(r.id, r.accountId, r.time, r.keyId, r.method, r.path, r.query, r.status, r.errorType, r.durationMs, r.url, r.quotaSpent, r.ip, r.userAgent);
+    }
+  });
+  const insertIfAccount = db.transaction((rows: readonly RequestLogRow[]) => {
+    for (const r of rows) {
+      statements.insertIfAccount.run(
         r.id, r.accountId, r.time, r.keyId, r.method, r.path, r.query, r.status, r.errorType, r.durationMs, r.url, r.quotaSpent, r.ip, r.userAgent, r.accountId,
       );
     }
   });
   return {
     async insert(rows) {
-      if (rows.length > 0) insert(rows);
+      if (rows.length === 0) return;
+      try {
+        insert(rows);
+      } catch (error) {
+        // Checking each row's account up front would cost every batch a lookup per row for what is rare.
+        if (!(error instanceof Database.SqliteError && error.code === "SQLITE_CONSTRAINT_FOREIGNKEY")) throw error;
+        insertIfAccount(rows);
+      }
     },
     async list(accountId, filter, limit, before) {
       return statements.list
