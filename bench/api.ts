@@ -4,9 +4,11 @@
  * bytes, one after the other with the same autocannon settings. Two measures: requests per second (target:
  * service/bare ≥ 0.5), and the server's CPU time (user + system of the listening process) per request, which
  * is much steadier on a shared machine where the load generator competes for the cores (target: an efficiency,
- * bare's CPU per request over the service's, of 0.75 or more).
+ * bare's CPU per request over the service's, of 0.75 or more). The service runs twice, with the request log off
+ * and on (REQUEST_LOG): the log may cost at most 5 % more CPU per cached request.
  */
 import path from "node:path";
+import Database from "better-sqlite3";
 import { cachedAnswer, cpuSeconds, load, startBareReplay, type LoadResult } from "./load.ts";
 import { createDedicatedAccount, ensureBuild, envInt, freePort, log, runMain, startChild, stopChild, tempDir, waitForStatus } from "./support.ts";
 
@@ -14,6 +16,8 @@ const SECONDS = envInt("BENCH_SECONDS", 10);
 const CONNECTIONS = 64;
 const TARGET_RATIO = 0.5;
 const TARGET_EFFICIENCY = 0.75;
+/** CPU per request with the request log on over off, at most. */
+const TARGET_LOG_COST = 1.05;
 const QUERY = `/v1.0/?url=${encodeURIComponent("https://example.com/bench")}`;
 
 interface Measured extends LoadResult {
@@ -31,31 +35,47 @@ async function measure(name: string, url: string, pid: number): Promise<Measured
   return { ...result, cpuUs };
 }
 
-async function main(): Promise<number> {
-  await ensureBuild();
-
-  // (a) the service, as `npm start` runs it
-  const dir = tempDir("bench-api");
+/** The service as `npm start` runs it, with the request log `log`: its load, and (log on) the rows it wrote. */
+async function measureService(log: "on" | "off") {
+  const dir = tempDir(`bench-api-log-${log}`);
   const databaseUrl = `file:${path.join(dir, "bench.db")}`;
   const apiKey = await createDedicatedAccount(databaseUrl);
   const servicePort = await freePort();
   const serviceBase = `http://127.0.0.1:${servicePort}`;
-  log(`starting start/one-process.ts on ${serviceBase}`);
+  console.log(`[bench] starting start/one-process.ts on ${serviceBase} with REQUEST_LOG=${log}`);
   // node itself (not the tsx command, which runs the script in a second process): its CPU time is the server's.
-  const service = startChild("service", process.execPath, ["--import", "tsx", "start/one-process.ts"], {
+  const service = startChild(`service-log-${log}`, process.execPath, ["--import", "tsx", "start/one-process.ts"], {
     PORT: String(servicePort),
     HOST: "127.0.0.1",
     DATABASE_URL: databaseUrl,
     SHARECOUNT_NETWORKS: "sandbox",
     SHARECOUNT_DEMO: "false",
     SANDBOX_LATENCY_MS: "0",
+    REQUEST_LOG: log,
   });
   await waitForStatus(serviceBase, service);
-
+  // The API answers while the dashboard still loads (start/serve-api.ts); measured then, the load would pay for Next.js's start.
+  await waitForStatus(serviceBase, service, 180_000, "/sign-in");
   const serviceUrl = `${serviceBase}${QUERY}&apikey=${apiKey}`;
   const answer = await cachedAnswer(serviceUrl);
-  const serviceResult = await measure("service", serviceUrl, service.process.pid!);
+  const result = await measure(`service, log ${log}`, serviceUrl, service.process.pid!);
+  // Stopping writes what waits: every request answered is then in the table (or counted as dropped).
   await stopChild(service);
+  const db = new Database(path.join(dir, "bench.db"), { readonly: true });
+  const logged = (db.prepare("SELECT count(*) AS n FROM request_log").get() as { n: number }).n;
+  db.close();
+  return { result, answer, apiKey, logged };
+}
+
+async function main(): Promise<number> {
+  await ensureBuild();
+
+  // (a) the service, as `npm start` runs it: the request log off, then on (each on a database of its own)
+  const off = await measureService("off");
+  const on = await measureService("on");
+  const serviceResult = on.result;
+  const answer = on.answer;
+  const apiKey = on.apiKey;
 
   // (b) bare node:http with the same bytes
   const bare = await startBareReplay(answer);
@@ -74,10 +94,17 @@ async function main(): Promise<number> {
   console.log(`cached GET ${QUERY}  (${CONNECTIONS} connections, ${SECONDS} s each)`);
   console.log(["target".padEnd(8), "req/s avg".padStart(10), "p99 ms".padStart(8), "CPU µs/req".padStart(11),
     "requests".padStart(10), "non-2xx".padStart(8), "errors".padStart(7)].join("  "));
+  console.log(row("log off", off.result));
   console.log(row("service", serviceResult));
   console.log(row("bare", bareResult));
   console.log(`ratio service/bare: ${ratio.toFixed(3)} req/s (target ≥ ${TARGET_RATIO}: ${met ? "met" : "MISSED"})`);
   console.log(`efficiency bare/service CPU per request: ${efficiency.toFixed(3)} (target ≥ ${TARGET_EFFICIENCY}: ${efficient ? "met" : "MISSED"})`);
+  const logCost = serviceResult.cpuUs / off.result.cpuUs;
+  const logCheap = logCost <= TARGET_LOG_COST;
+  console.log(
+    `request log: CPU per request on ${serviceResult.cpuUs.toFixed(1)} µs, off ${off.result.cpuUs.toFixed(1)} µs, on/off ${logCost.toFixed(3)} ` +
+      `(target ≤ ${TARGET_LOG_COST}: ${logCheap ? "met" : "MISSED"}); ${on.logged} rows logged of ${serviceResult.total} requests`,
+  );
   console.log("");
 
   const summarize = (r: Measured) => ({
@@ -95,6 +122,11 @@ async function main(): Promise<number> {
       connections: CONNECTIONS,
       seconds: SECONDS,
       service: summarize(serviceResult),
+      log_off: summarize(off.result),
+      log_cost: Number(logCost.toFixed(3)),
+      log_cost_target: TARGET_LOG_COST,
+      log_cost_met: logCheap,
+      rows_logged: on.logged,
       bare: summarize(bareResult),
       ratio: Number(ratio.toFixed(3)),
       target: TARGET_RATIO,

@@ -9,6 +9,7 @@ const LINKS = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/urls", label: "URLs" },
   { href: "/dashboard/usage", label: "Usage" },
+  { href: "/dashboard/requests", label: "Requests" },
   { href: "/dashboard/whitelist", label: "Whitelist" },
   { href: "/dashboard/bulk", label: "Bulk" },
   { href: "/dashboard/networks", label: "Networks" },

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
-const SECTIONS = ["Overview", "URLs", "Usage", "Whitelist", "Bulk", "Networks", "Alerts", "Audit", "Settings", "API reference"];
+const SECTIONS = ["Overview", "URLs", "Usage", "Requests", "Whitelist", "Bulk", "Networks", "Alerts", "API keys", "Audit", "Settings", "API reference"];
 const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
 test("the header keeps one line at 1280 px with a long address, and its menu shows the whole address", async ({ signedIn: page, account }) => {

@@ -147,6 +147,15 @@ describe("REDIS_URL", () => {
   });
 });
 
+describe("REQUEST_LOG and REQUEST_LOG_DAYS", () => {
+  it("log requests for 30 days by default; the switch is on or off, the days 1 to 3650", () => {
+    expect(parseEnv({})).toMatchObject({ REQUEST_LOG: "on", REQUEST_LOG_DAYS: 30 });
+    expect(parseEnv({ REQUEST_LOG: "off", REQUEST_LOG_DAYS: "7" })).toMatchObject({ REQUEST_LOG: "off", REQUEST_LOG_DAYS: 7 });
+    expect(envError({ REQUEST_LOG: "false" })).toMatch(/^\s*REQUEST_LOG: must be on or off/m);
+    for (const days of ["0", "3651", "1e2", "-1"]) expect(envError({ REQUEST_LOG_DAYS: days })).toMatch(/^\s*REQUEST_LOG_DAYS: /m);
+  });
+});
+
 describe("TRUSTED_PROXIES", () => {
   it("is a list of addresses and ranges, empty by default", () => {
     expect(parseEnv({}).TRUSTED_PROXIES).toEqual([]);

@@ -140,6 +140,9 @@ const schema = z
     EVENT_RETENTION_DAYS: int(30, 1),
     // Audit log events (lib/audit) are removed this many days after they happened.
     AUDIT_LOG_DAYS: int(365, 1),
+    // The request log (every API request of an account, for debugging): on by default, kept this many days.
+    REQUEST_LOG: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+    REQUEST_LOG_DAYS: int(30, 1).refine((days) => days <= 3650, "must be at most 3650 (ten years)"),
     BULK_CONCURRENCY: int(64, 1),
     BULK_RETENTION_DAYS: int(7, 1),
     // 10,000 URLs (the dedicated batch limit) of up to 2,048 characters fit.

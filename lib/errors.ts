@@ -41,6 +41,7 @@ export const API_ERROR_CODES = [
   "too_many_endpoints",
   "webhook_not_found",
   "delivery_not_found",
+  "request_not_found",
   "endpoint_disabled",
   "roll_conflict",
   "rate_limited",

@@ -12,6 +12,7 @@ import type { WebhookLimits } from "../lib/webhooks/webhook-limits.ts";
 import type { ApiKeys } from "../lib/keys/api-keys.ts";
 import type { SecurityNotices } from "../lib/accounts/security-notices.ts";
 import type { AuditDeps } from "./audit/audit-service.ts";
+import type { RequestLog } from "./requests/request-log.ts";
 
 /** What the API's routes are built from; one instance per process. */
 export interface ApiDeps {
@@ -49,4 +50,6 @@ export interface ApiDeps {
   audit: AuditDeps;
   /** Networks are the sandbox: every count answer says so. */
   sandbox: boolean;
+  /** Writes a row per attributed API request (null: REQUEST_LOG=off). */
+  requestLog: RequestLog | null;
 }

@@ -2,10 +2,7 @@ import type { Env } from "../lib/env.ts";
 import { closeRedis, connectRedis } from "../lib/redis/redis.ts";
 import { createApiRoutes, type ApiRoutes } from "./http/route-table.ts";
 import { openKeys } from "./keys/key-wiring.ts";
-import type { BulkCountDeps } from "./bulk/count-bulk-url.ts";
-import { BulkQueue } from "./bulk/queue.ts";
-import { BulkQueueWorker } from "./bulk/queue-worker.ts";
-import { BulkWorker } from "./bulk/worker.ts";
+import { pollingBulk, queueBulk } from "./bulk/bulk-wiring.ts";
 import { JobNetworks } from "./bulk/job-networks.ts";
 import { memoryCountCache, redisCountCache } from "./counts/cache.ts";
 import { CountService } from "./counts/count-service.ts";
@@ -21,14 +18,13 @@ import { RedisQuotaCounter } from "./quota/redis-counter.ts";
 import { RefusalCounter } from "./quota/refusals.ts";
 import { startSandbox, type Sandbox } from "./sandbox/sandbox.ts";
 import type { PlanLimits } from "../lib/store/accounts.ts";
-import type { QueuedBulkUrl } from "../lib/store/bulk.ts";
 import { openStore } from "../lib/store/open.ts";
 import type { Store } from "../lib/store/store.ts";
 import { AccountCache } from "./accounts/account-cache.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
 import { RefreshScheduler } from "./tracking/scheduler.ts";
 import { ImportWorker } from "./imports/import-worker.ts";
-import { cadenceOf } from "./tracking/cadence-env.ts";
+import { cadenceOf } from "../lib/history/cadence.ts";
 import { createPrisma } from "../lib/db/prisma.ts";
 import { mailWorkerFor } from "../lib/mail/mail-service.ts";
 import type { MailWorker } from "../lib/mail/mail-worker.ts";
@@ -41,6 +37,7 @@ import { webhookLimits } from "../lib/webhooks/webhook-limits.ts";
 import { alertingQuota } from "./alerts/quota-alerts.ts";
 import { openAlerting, type Alerting } from "./alerts/alerting.ts";
 import { openAudit } from "./audit/audit-service.ts";
+import { openRequestLog } from "./requests/open-request-log.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
 
@@ -178,12 +175,13 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
           env.REFRESH_POLL_MS,
         );
   const refusals = new RefusalCounter(store.usage);
+  const requestLog = openRequestLog(env, store.requests, { worker: options.worker !== false, now });
   const networkHealth = networkHealthReport({
     facebook: guards.Facebook,
     pinterest: guards.Pinterest,
     ...Object.fromEntries(Object.entries(more).map(([name, network]) => [name, network.guard])),
   });
-  const keys = openKeys({ prisma, secret, accounts: store.accounts, outbox: openOutbox(prisma, secret), origin: mailSettings(env).linkOrigin, now });
+  const keys = openKeys({ prisma, secret, accounts: store.accounts, outbox: openOutbox(prisma, secret), origin: mailSettings(env).linkOrigin, now, attribute: requestLog.attribute });
   const routes = createApiRoutes({
     store,
     auth: keys.auth,
@@ -205,6 +203,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     webhooksQueued: () => webhooks?.notify(),
     audit: audit.deps,
     sandbox: sandbox !== null,
+    requestLog: requestLog.log,
   });
   const mail = options.worker === false ? null : mailWorkerFor(env, prisma, secret, now);
   bulk.worker?.start();
@@ -214,6 +213,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   mail?.start();
   webhooks?.start();
   audit.pruner?.start();
+  requestLog.start();
   return {
     routes,
     worker: bulk.worker,
@@ -228,6 +228,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     async close() {
       // The HTTP server has drained: no refusal is counted after this write.
       await refusals.stop();
+      await requestLog.stop();
       await imports?.stop();
       await mail?.stop();
       await webhooks?.stop();
@@ -242,58 +243,6 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       if (redis) await closeRedis(redis);
       await store.close();
       await sandbox?.close();
-    },
-  };
-}
-
-/** Without Redis: workers take queued URLs straight from the database; a submission wakes this process's. */
-function pollingBulk(env: Env, options: RuntimeOptions, deps: BulkCountDeps) {
-  const worker =
-    options.worker === false
-      ? null
-      : new BulkWorker({ ...deps, concurrency: env.BULK_CONCURRENCY, retentionDays: env.BULK_RETENTION_DAYS });
-  return {
-    worker,
-    submitted: async () => worker?.notify(),
-    close: async () => {},
-  };
-}
-
-/** With Redis: URLs go through the BullMQ queue to every worker process. */
-function queueBulk(env: Env, options: RuntimeOptions, deps: BulkCountDeps) {
-  // The queue's connection fails fast like the API's (a submission must not hang while Redis is away); the
-  // worker's waits for Redis instead, as BullMQ requires of the connection it blocks on.
-  const queueConnection = connectRedis(env.REDIS_URL!, { enableAutoPipelining: false });
-  const queue = new BulkQueue(queueConnection, env.REDIS_PREFIX, deps.store.bulk);
-  const workerConnection =
-    options.worker === false
-      ? null
-      : connectRedis(env.REDIS_URL!, { enableAutoPipelining: false, maxRetriesPerRequest: null, commandTimeout: undefined });
-  const worker = workerConnection
-    ? new BulkQueueWorker({
-        ...deps,
-        queue,
-        connection: workerConnection,
-        prefix: env.REDIS_PREFIX,
-        concurrency: env.BULK_CONCURRENCY,
-        lockMs: env.BULK_LOCK_MS,
-        retentionDays: env.BULK_RETENTION_DAYS,
-      })
-    : null;
-  return {
-    worker,
-    async submitted(urls: readonly QueuedBulkUrl[]) {
-      try {
-        await queue.enqueue(urls);
-      } catch (error) {
-        // The job is stored: a worker's sweep enqueues it once Redis answers again.
-        console.error(`bulk job ${urls[0]?.jobId} could not be enqueued now; the workers will pick it up`, error);
-      }
-    },
-    async close() {
-      await queue.close();
-      await closeRedis(queueConnection);
-      if (workerConnection) await closeRedis(workerConnection);
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { Env } from "../env.ts";
+
 /**
  * How often a tracked URL is refreshed: by its age since it was first tracked (by any account). New pages
  * gather most of their shares in their first hours, so they are refreshed often at first and rarely later.
@@ -34,4 +36,15 @@ export function refreshInterval(cadence: Cadence, firstTrackedAt: number, now: n
 /** When a URL refreshed at `now` is due again. */
 export function nextRefreshAt(cadence: Cadence, firstTrackedAt: number, now: number): number {
   return now + refreshInterval(cadence, firstTrackedAt, now);
+}
+
+/** The cadence the REFRESH_* settings configure. */
+export function cadenceOf(env: Pick<Env, "REFRESH_YOUNG_HOURS" | "REFRESH_YOUNG_EVERY_MINUTES" | "REFRESH_MIDDLE_DAYS" | "REFRESH_MIDDLE_EVERY_HOURS" | "REFRESH_OLD_EVERY_HOURS">): Cadence {
+  return {
+    youngForMs: env.REFRESH_YOUNG_HOURS * HOUR,
+    youngEveryMs: env.REFRESH_YOUNG_EVERY_MINUTES * 60_000,
+    middleForMs: env.REFRESH_MIDDLE_DAYS * DAY,
+    middleEveryMs: env.REFRESH_MIDDLE_EVERY_HOURS * HOUR,
+    oldEveryMs: env.REFRESH_OLD_EVERY_HOURS * HOUR,
+  };
 }

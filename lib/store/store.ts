@@ -3,6 +3,7 @@ import type { BulkStore } from "./bulk.ts";
 import type { KnownCountStore } from "./counts.ts";
 import type { HistoryStore } from "./history.ts";
 import type { ImportStore } from "./imports.ts";
+import type { RequestLogStore } from "./requests.ts";
 import type { TrackedStore } from "./tracked.ts";
 import type { UsageStore } from "./usage.ts";
 
@@ -18,6 +19,7 @@ export interface Store {
   history: HistoryStore;
   tracked: TrackedStore;
   imports: ImportStore;
+  requests: RequestLogStore;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -17,16 +17,26 @@ export function apiListener(routes: ApiRoutes): (req: http.IncomingMessage, res:
   const hono = getRequestListener(routes.app.fetch, { autoCleanupIncoming: false });
   // Hono's listener replaced the global Response; keep Response.json() and friends instances of it (see there).
   alignResponseStatics();
+  const log = routes.requestLog;
   return (req, res) => {
     req.url = parsedTarget(req.url!);
     if (req.method === "OPTIONS") return writeAnswer(res, preflight(req.headers["access-control-request-headers"]));
+    // Only what a key named an account for is logged (see requests/attribution.ts), once its answer is written.
+    const started = log === null ? 0 : performance.now();
     const count = routes.counts.get(targetPath(req.url));
-    if (count === undefined) return void hono(req, res);
+    if (count === undefined) {
+      const answered = hono(req, res);
+      if (log !== null) void answered.then(() => log.record(req, res.statusCode, performance.now() - started));
+      return;
+    }
     // HEAD is answered as GET: Node leaves the body out.
     if (req.method !== "GET" && req.method !== "HEAD") return writeAnswer(res, sendError(apiErrors.methodNotAllowed("GET")));
     // An endpoint answers its own failures; what is left is failing to write the answer, with nothing more to say.
     count(req)
-      .then((answer) => writeAnswer(res, answer))
+      .then((answer) => {
+        writeAnswer(res, answer);
+        log?.record(req, answer.status, performance.now() - started);
+      })
       .catch((error: unknown) => {
         console.error("could not write an answer", error);
         res.destroy();

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { hashApiKey } from "../../lib/keys/api-key.ts";
 import { DashboardTokens } from "../../lib/keys/dashboard-token.ts";
 import { ALL_SCOPES, type Scope } from "../../lib/keys/scopes.ts";
@@ -15,6 +16,8 @@ export interface AuthOptions {
   dashboardTokens: DashboardTokens;
   /** Called for every request a key authenticates (last_used_at is written in batches). */
   keyUsed: (keyId: string) => void;
+  /** Records whose request it is (the request log); null when the log is off. */
+  attribute: ((req: IncomingMessage, accountId: string, keyId: string | null) => void) | null;
 }
 
 /**
@@ -35,23 +38,29 @@ export class Authenticator {
     this.byId = new AccountCache(accounts, 10_000);
   }
 
-  async authenticate(apiKey: string | undefined, scope: Scope): Promise<Authenticated> {
+  /**
+   * The account and key `req` came with, if the key may do `scope`. The request is the account's from the moment
+   * its key is known (the request log shows an expired key's or a missing scope's refusal too).
+   */
+  async authenticate(req: IncomingMessage, apiKey: string | undefined, scope: Scope): Promise<Authenticated> {
     if (!apiKey) throw apiErrors.missingApiKey();
     if (apiKey.length > MAX_KEY_LENGTH) throw apiErrors.invalidApiKey();
-    if (DashboardTokens.looksLike(apiKey)) return this.dashboard(apiKey);
+    if (DashboardTokens.looksLike(apiKey)) return this.dashboard(req, apiKey);
     const found = await this.keyed.get(apiKey, () => this.accounts.byKeyHash(hashApiKey(apiKey)));
     if (!found || found.key.revoked) throw apiErrors.invalidApiKey();
     const { key, account } = found;
+    this.options.attribute?.(req, account.id, key.id);
     if (key.expiresAt !== null && key.expiresAt <= this.options.now()) throw apiErrors.apiKeyExpired(key.expiresAt);
     if (!key.scopes.includes(scope)) throw apiErrors.insufficientScope(scope);
     this.options.keyUsed(key.id);
     return { ...account, keyId: key.id, scopes: key.scopes };
   }
 
-  private async dashboard(token: string): Promise<Authenticated> {
+  private async dashboard(req: IncomingMessage, token: string): Promise<Authenticated> {
     const accountId = this.options.dashboardTokens.accountOf(token, this.options.now());
     const account = accountId === null ? null : await this.byId.get(accountId, () => this.accounts.byId(accountId));
     if (!account) throw apiErrors.invalidApiKey();
+    this.options.attribute?.(req, account.id, null);
     return { ...account, keyId: null, scopes: ALL_SCOPES };
   }
 }

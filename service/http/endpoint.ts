@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { apiErrors, toApiError } from "./errors.ts";
 import { requestQuery, type QueryParams } from "./query.ts";
 import { isValidCallback, sendError, type Answer, type StreamedBody } from "./respond.ts";
+import { noteErrorType } from "../requests/attribution.ts";
 
 /**
  * What an endpoint does with `callback`: answer as JSONP (the single-URL count endpoints), refuse it (GET
@@ -49,7 +50,9 @@ export function endpoint<Body extends string | StreamedBody = string>(
       return await answer({ req, params, callback });
     } catch (error) {
       // A body answered before its end is read off and dropped by the server (front-door.ts).
-      return sendError(toApiError(error), callback);
+      const apiError = toApiError(error);
+      noteErrorType(req, apiError.code);
+      return sendError(apiError, callback);
     }
   };
 }

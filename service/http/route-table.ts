@@ -32,6 +32,8 @@ import { v2CreateKeyHandler, v2KeyHandler, v2KeyListHandler, v2RevokeKeyHandler,
 import { v2AuditHandler } from "../routes/v2/audit.ts";
 import { openApiDocument } from "../openapi/document.ts";
 import { sendJson } from "./respond.ts";
+import type { RequestLog } from "../requests/request-log.ts";
+import { v2RequestHandler, v2RequestsHandler } from "../routes/v2/requests.ts";
 
 type HonoApp = Hono<{ Bindings: HttpBindings }>;
 
@@ -45,6 +47,8 @@ export interface ApiRoutes {
   counts: ReadonlyMap<string, Endpoint>;
   /** Every other endpoint, routed by Hono. */
   app: HonoApp;
+  /** Where answered requests are logged (null: REQUEST_LOG=off). */
+  requestLog: RequestLog | null;
 }
 
 /** A Hono handler answering with an endpoint: the request it reads is Node's own. */
@@ -122,9 +126,11 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   route("/v2/keys", { GET: v2KeyListHandler(deps), POST: v2CreateKeyHandler(deps) });
   route("/v2/keys/:id", { GET: v2KeyHandler(deps), DELETE: v2RevokeKeyHandler(deps) });
   route("/v2/keys/:id/roll", { POST: v2RollKeyHandler(deps) });
+  route("/v2/requests", { GET: v2RequestsHandler(deps) });
+  route("/v2/requests/:id", { GET: v2RequestHandler(deps) });
   route("/v2/openapi.json", { GET: async () => sendJson(200, openApiDocument()) });
 
   app.notFound(() => toResponse(sendError(apiErrors.notFound())));
   app.onError((error) => toResponse(sendError(toApiError(error))));
-  return { counts, app };
+  return { counts, app, requestLog: deps.requestLog };
 }

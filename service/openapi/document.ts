@@ -10,6 +10,7 @@ import { registerEventWebhooks, registerWebhookPaths } from "./v2-webhooks.ts";
 import { registerKeyPaths } from "./v2-keys.ts";
 import { withScope } from "./scopes.ts";
 import { registerAuditPaths } from "./v2-audit.ts";
+import { registerRequestPaths } from "./v2-requests.ts";
 
 /**
  * The OpenAPI 3.1 document of v1.0, v1.1 and v2, generated from the zod schemas the routes validate with
@@ -227,6 +228,7 @@ function register(registry: OpenAPIRegistry) {
   registerWebhookPaths(path, v2Security);
   registerKeyPaths(path, v2Security);
   registerAuditPaths(path, v2Security);
+  registerRequestPaths(path, v2Security);
   registerEventWebhooks(registry);
 }
 

@@ -10,8 +10,8 @@ type AccountHandler = (deps: ApiDeps, account: AccountContext) => Promise<unknow
 
 /** An account endpoint: authenticated by `apikey`, JSON only, never counted against the quota. */
 function accountEndpoint(deps: ApiDeps, answer: AccountHandler) {
-  return endpoint("refuse", async ({ params }) => {
-    const account = await deps.auth.authenticate(apiKeyParam(params), "account:read");
+  return endpoint("refuse", async ({ req, params }) => {
+    const account = await deps.auth.authenticate(req, apiKeyParam(params), "account:read");
     return send(200, await answer(deps, account));
   });
 }

@@ -34,7 +34,7 @@ export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
   return endpoint("ignore", async ({ req, params }) => {
     const type = req.headers["content-type"] ?? "";
     const queryKey = apiKeyParam(params);
-    let account = queryKey ? await deps.auth.authenticate(queryKey, "bulk:write") : null;
+    let account = queryKey ? await deps.auth.authenticate(req, queryKey, "bulk:write") : null;
     if (!account && !bodyCanCarryKey(type)) throw apiErrors.missingApiKey();
     if (account) assertBulkAllowed(account);
     const maxBytes = deps.limits.maxBodyBytes;
@@ -45,7 +45,7 @@ export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
       for (const event of batch) {
         if (event.kind === "line") submission.add(event.value);
         else if (event.kind === "apikey" && !account) {
-          account = await deps.auth.authenticate(event.value, "bulk:write");
+          account = await deps.auth.authenticate(req, event.value, "bulk:write");
           assertBulkAllowed(account);
           submission.identify(account);
         }
@@ -65,8 +65,8 @@ export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
 
 /** GET /v1.0/bulk and /v1.1/bulk: progress, and the results once complete (or so far, with force=1). */
 export function retrieveBulkHandler(deps: ApiDeps, version: ApiVersion) {
-  return endpoint("refuse", async ({ params }) => {
-    const account = await deps.auth.authenticate(apiKeyParam(params), "bulk:read");
+  return endpoint("refuse", async ({ req, params }) => {
+    const account = await deps.auth.authenticate(req, apiKeyParam(params), "bulk:read");
     const bulkId = params.get("bulk_id");
     if (!bulkId) throw apiErrors.missingBulkId();
     const reading = await readJob(deps, account, bulkId, { partial: params.get("force") === "1" });

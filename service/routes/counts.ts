@@ -11,6 +11,7 @@ import { endpoint } from "../http/endpoint.ts";
 import { apiErrors } from "../http/errors.ts";
 import { apiKeyParam, type QueryParams } from "../http/query.ts";
 import { sendJson } from "../http/respond.ts";
+import { spendQuota } from "../requests/attribution.ts";
 
 function customTtl(params: QueryParams, max: number): number | undefined {
   const raw = params.get("custom_ttl");
@@ -77,8 +78,11 @@ export function countsHandler(deps: ApiDeps, version: ApiVersion) {
     const headers = countHeaders(lookup, ttl, remaining, deps.sandbox || lookup.sandbox);
     return sendJson(200, countJson(lookup.counts, version), { callback, headers });
   });
-  return endpoint("answer", async ({ params, callback }) => {
+  return endpoint("answer", async ({ req, params, callback }) => {
     if (callback && params.has("_")) throw apiErrors.noJqueryCacheBusting();
-    return answer(await deps.auth.authenticate(apiKeyParam(params), "counts:read"), params, callback);
+    const answered = await answer(await deps.auth.authenticate(req, apiKeyParam(params), "counts:read"), params, callback);
+    // Answered: its query was paid (a refusal throws, and a failed lookup gives its query back).
+    spendQuota(req, 1);
+    return answered;
   });
 }

@@ -72,7 +72,7 @@ export async function trackedUrlDetail(deps: Pick<ApiDeps, "store" | "clock">, a
 /**
  * Sets the URL's aliases (its older addresses), each a countable URL other than the URL itself, within an enforced
  * whitelist. Each alias new to the URL is counted from now on like a tracked URL: it spends one query of today's
- * quota (all or none), and the account's history of it starts now.
+ * quota (all or none), and the account's history of it starts now. `spent`: the queries it took.
  */
 export async function setAliases(
   deps: Pick<ApiDeps, "store" | "clock" | "quota" | "history">,
@@ -98,7 +98,7 @@ export async function setAliases(
   const current = (await deps.store.tracked.get(account.id, id))?.aliases ?? [];
   // Unchanged aliases are not stored again: storing makes the URL due for a refresh.
   const unchanged = current.length === list.length && list.every((alias) => current.includes(alias));
-  if (unchanged) return { url: own, aliases: list };
+  if (unchanged) return { url: own, aliases: list, spent: 0 };
   const added = list.filter((alias) => !current.includes(alias));
   const { day, resetsAt } = deps.clock.today();
   const { dailyQuota } = account.plan;
@@ -112,5 +112,5 @@ export async function setAliases(
     throw trackedUrlNotFound();
   }
   await deps.history.noteQueried(account.id, added, at);
-  return { url: own, aliases: list };
+  return { url: own, aliases: list, spent: added.length };
 }

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "../../lib/db/prisma.ts";
 import type { ObservedValues } from "../../lib/history/observed.ts";
 import type { Store } from "../../lib/store/store.ts";
+import { requestId } from "../../service/requests/request-id.ts";
 
 /**
  * An account that owns a row in every table that references accounts, with secrets that must never leave the
@@ -27,7 +28,7 @@ export interface SeededAccount {
 
 /**
  * Seeds `id` (an account already created) at `t`: profile, a linked provider, a session, a mailed-link token, a
- * sign-in device, a pending mail, an import, usage and refusals, two tracked URLs with points (the first also
+ * sign-in device, a pending mail, an import, usage and refusals, a logged request, two tracked URLs with points (the first also
  * observed before the account came to it, for `earlierAccount`), and a v1 and a v2 bulk job (the v2 one with a
  * URL still queued).
  */
@@ -81,6 +82,9 @@ export async function seedAccountData(
   await store.usage.reserve(id, "2026-03-01", 1000);
   await store.usage.reserve(id, "2026-03-01", 1000);
   await store.usage.addRefusals([{ accountId: id, day: "2026-03-02", refused: { quota: 1, whitelist: 0, invalid: 2 } }]);
+  await store.requests.insert([
+    { id: requestId(t), accountId: id, time: t, keyId: null, method: "GET", path: "/v2/usage", query: "", status: 200, errorType: null, durationMs: 1, url: null, quotaSpent: 0, ip: "203.0.113.0/24", userAgent: null },
+  ]);
 
   const urls = [`https://${tag}.example/first`, `https://${tag}.example/second`];
   const ids = await store.history.idsOf(urls);

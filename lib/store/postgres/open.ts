@@ -7,6 +7,7 @@ import { postgresHistory } from "./history.ts";
 import { postgresImports } from "./imports.ts";
 import { postgresTracked } from "./tracked.ts";
 import { isConnectionError, openPool } from "./pool.ts";
+import { postgresRequests } from "./requests.ts";
 import { postgresUsage } from "./usage.ts";
 
 /**
@@ -41,6 +42,7 @@ export function openPostgresStore(databaseUrl: string): Store {
     history: typed(postgresHistory(sql)),
     tracked: typed(postgresTracked(sql)),
     imports: typed(postgresImports(sql)),
+    requests: typed(postgresRequests(sql)),
     ...lifecycle,
   };
 }

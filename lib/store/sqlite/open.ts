@@ -7,6 +7,7 @@ import { sqliteBulk } from "./bulk.ts";
 import { sqliteKnownCounts } from "./counts.ts";
 import { sqliteHistory } from "./history.ts";
 import { sqliteImports } from "./imports.ts";
+import { sqliteRequests } from "./requests.ts";
 import { sqliteTracked } from "./tracked.ts";
 import { sqliteUsage } from "./usage.ts";
 
@@ -48,6 +49,7 @@ export function openSqliteStore(databaseUrl: string): Store {
     history: typed(sqliteHistory(db)),
     tracked: typed(sqliteTracked(db)),
     imports: typed(sqliteImports(db)),
+    requests: typed(sqliteRequests(db)),
     ...lifecycle,
   };
 }

@@ -11,6 +11,7 @@ import { unavailability, whyNot } from "../../networks/health.ts";
 import { allFresh, combinedNetworks, lookupNetworks } from "../../v2/network-objects.ts";
 import { countsQuerySchema } from "../../../lib/v2/schemas.ts";
 import { iso, networksAsked, v2Endpoint } from "./v2-endpoint.ts";
+import { spendQuota } from "../../requests/attribution.ts";
 
 /**
  * GET /v2/counts: one query of the daily quota, with each network's status, and why where it is not ok; only
@@ -19,7 +20,7 @@ import { iso, networksAsked, v2Endpoint } from "./v2-endpoint.ts";
  * forms' combined counts too (forms off an enforced whitelist are not asked).
  */
 export const v2CountsHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, "counts:read", countingRefusals(deps, async (account, { params }) => {
+  v2Endpoint(deps, "counts:read", countingRefusals(deps, async (account, { req, params }) => {
     const query = validQuery(countsQuerySchema, params);
     const parsed = parseCountUrl(query.url);
     if (!parsed.ok) throw apiErrors.invalidUrl(parsed.reason);
@@ -31,6 +32,7 @@ export const v2CountsHandler = (deps: ApiDeps) =>
     const { result: lookups, remaining } = await paidQuery(deps, account, target, "1.1", () =>
       Promise.all(forms.map((form) => deps.counts.lookupNetworks(form, wanted))),
     );
+    spendQuota(req, 1);
     const headers = { "X-Quota-Remaining": String(remaining), ...(deps.sandbox ? { "X-Sharecount-Sandbox": "1" } : {}) };
     const main = lookups[0]!;
     // Read after the lookup, whose failures it reflects; only when some network needs a reason (with Redis it is round trips).

@@ -12,6 +12,7 @@ import { unavailability, whyNot, type Unavailability } from "../../networks/heal
 import type { NetworkId } from "../../../lib/counts/all-networks.ts";
 import { aliasesBodySchema, trackBodySchema, trackedListQuerySchema, untrackQuerySchema } from "../../../lib/v2/tracked-schemas.ts";
 import { iso, MAX_V2_BODY_BYTES, networksAsked, v2Endpoint } from "./v2-endpoint.ts";
+import { spendQuota } from "../../requests/attribution.ts";
 
 /**
  * POST /v2/tracked: `{"urls":[…]}` tracks them now, each new one spending a query of today's quota (all or
@@ -23,6 +24,8 @@ export const v2TrackHandler = (deps: ApiDeps) =>
     const body = await readJsonBody(req, trackBodySchema, MAX_V2_BODY_BYTES);
     if (body.urls) {
       const tally = await trackUrls(deps, account, body.urls, { onLimit: body.on_limit, offWhitelist: "refuse" });
+      // Each URL added took one query (see trackUrls); an import pays as it reads, later.
+      spendQuota(req, tally.added);
       const { added, already_tracked, invalid, over_limit, over_quota } = tally;
       return send(200, { added, already_tracked, invalid, over_limit, over_quota });
     }
@@ -104,7 +107,9 @@ export const v2TrackedUrlHandler = (deps: ApiDeps) =>
 export const v2AliasesHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, "tracked:write", async (account, { req }) => {
     const body = await readJsonBody(req, aliasesBodySchema, MAX_V2_BODY_BYTES);
-    return send(200, await setAliases(deps, account, body.url, body.aliases));
+    const { url, aliases, spent } = await setAliases(deps, account, body.url, body.aliases);
+    spendQuota(req, spent);
+    return send(200, { url, aliases });
   });
 
 /** DELETE /v2/tracked?url=U: 204, or 404 when the account does not track U. */

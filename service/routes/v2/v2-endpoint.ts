@@ -32,7 +32,7 @@ type V2Handler<Body extends string | StreamedBody> = (account: Authenticated, re
  * that has the scope the endpoint needs (the OpenAPI document says which: service/openapi/scopes.ts).
  */
 export function v2Endpoint<Body extends string | StreamedBody = string>(deps: ApiDeps, scope: Scope, answer: V2Handler<Body>): Endpoint<Body | string> {
-  return endpoint("refuse", async (request) => answer(await deps.auth.authenticate(v2Key(request.req, request.params), scope), request), plainRequestQuery);
+  return endpoint("refuse", async (request) => answer(await deps.auth.authenticate(request.req, v2Key(request.req, request.params), scope), request), plainRequestQuery);
 }
 
 export const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
