@@ -24,7 +24,7 @@ export function AccountMenu({ email, theme }: { email: string; theme: Theme }) {
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((was) => !was)}
-        className="flex max-w-[9rem] items-center gap-1.5 rounded-md border border-slate-300 px-2.5 py-1.5 text-sm text-slate-700 hover:bg-slate-50 sm:max-w-[14rem]"
+        className="flex max-w-[9rem] items-center gap-1.5 rounded-md border border-slate-300 px-2.5 py-1.5 text-sm text-slate-700 hover:bg-slate-50 sm:max-w-[14rem] xl:max-w-[11rem]"
       >
         <span className="sr-only">Account: </span>
         <span className="truncate" data-testid="account-email">

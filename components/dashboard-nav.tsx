@@ -30,7 +30,7 @@ function NavLinks({ pathname, stacked }: { pathname: string; stacked: boolean })
         key={link.href}
         href={link.href}
         aria-current={active ? "page" : undefined}
-        className={`whitespace-nowrap rounded-md px-2.5 py-2 text-sm font-medium ${stacked ? "block" : ""} ${
+        className={`whitespace-nowrap rounded-md ${stacked ? "px-2.5" : "px-2"} py-2 text-sm font-medium ${stacked ? "block" : ""} ${
           active ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"
         }`}
       >
@@ -41,8 +41,8 @@ function NavLinks({ pathname, stacked }: { pathname: string; stacked: boolean })
 }
 
 /**
- * Every section: inline from 1280 px, behind a Menu button below (a scrolling strip would hide some). Ten
- * sections and the account button need about 1,060 px: at 1024 px they pushed the page sideways.
+ * Every section: inline from 1280 px, behind a Menu button below (a scrolling strip would hide some). Twelve
+ * sections and the account button need about 1,100 px (the account button narrows to fit at 1280 px).
  */
 export function DashboardNav() {
   const pathname = usePathname();

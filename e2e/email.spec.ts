@@ -178,8 +178,9 @@ test("rolling a key mails a notice that names it and says how long the old one w
   const dialog = page.getByRole("dialog", { name: "Roll “Default”?" });
   await dialog.getByLabel("The old key").selectOption({ label: "Works on for an hour" });
   await dialog.getByRole("button", { name: "Roll key" }).click();
-  await expect(dialog.getByTestId("new-api-key")).toHaveText(/^[0-9a-f]{40}$/);
-  const newKey = (await dialog.getByTestId("new-api-key").textContent())!;
+  const shown = page.getByRole("dialog", { name: "The new key for “Default”" });
+  await expect(shown.getByTestId("new-api-key")).toHaveText(/^[0-9a-f]{40}$/);
+  const newKey = (await shown.getByTestId("new-api-key").textContent())!;
   const { mail, link } = await waitForMail(account.email, /API key was rolled$/);
   expect(link).toBe(`${E2E_BASE_URL}/dashboard/keys`);
   expect(mail.text).toContain('"Default"');

@@ -72,10 +72,11 @@ test("rolls a key with a grace: both work until it ends; revokes a key after ask
   await defaultKey.getByRole("button", { name: "Roll…" }).click();
   await roll.getByLabel("The old key").selectOption({ label: "Works on for an hour" });
   await roll.getByRole("button", { name: "Roll key" }).click();
-  await expect(roll.getByTestId("new-api-key")).toHaveText(/^[0-9a-f]{40}$/);
-  await expect(roll).toContainText("The old key works until");
-  const rolled = (await roll.getByTestId("new-api-key").textContent())!;
-  await roll.getByRole("button", { name: "Done" }).click();
+  const shown = page.getByRole("dialog", { name: "The new key for “Default”" });
+  await expect(shown.getByTestId("new-api-key")).toHaveText(/^[0-9a-f]{40}$/);
+  await expect(shown).toContainText("The old key works until");
+  const rolled = (await shown.getByTestId("new-api-key").textContent())!;
+  await shown.getByRole("button", { name: "Done" }).click();
   expect((await api("/v1.0/quota", account.apiKey)).status).toBe(200);
   expect((await api("/v1.0/quota", rolled)).status).toBe(200);
   await expect(items(page)).toHaveCount(2);

@@ -52,7 +52,7 @@ export const requestEntrySchema = z
   .object({
     id: z.string().meta({ description: "req_…" }),
     time: at.meta({ description: "When the request arrived" }),
-    key_id: z.string().nullable().meta({ description: "The key's id; null for requests made before keys had ids" }),
+    key_id: z.string().nullable().meta({ description: "The key's id; null for the dashboard's own calls (made with its signed token, not a key)" }),
     method: z.string(),
     path: z.string(),
     query: z.string().meta({ description: "The query string without `apikey` (no key is ever stored)" }),

@@ -91,10 +91,23 @@ describe("admin CLI on a fresh database", { timeout: 60_000 }, () => {
     expect(await fails(db, "account:plan", "--email", "nobody@example.com", "--plan", "plus")).toMatch(/nobody@example\.com/);
   });
 
-  it("key:roll returns a new key", async () => {
+  it("key:roll returns a new key; the old one works on for the grace (a day unless --grace says otherwise)", async () => {
+    const before = Date.now();
     const rolled = await ok(db, "key:roll", "--email", "plus@example.com");
-    expect(rolled).toEqual({ email: "plus@example.com", apikey: expect.stringMatching(HEX_KEY) });
+    expect(rolled).toEqual({
+      email: "plus@example.com",
+      key_id: expect.stringMatching(/^key_/),
+      name: "Default",
+      apikey: expect.stringMatching(HEX_KEY),
+      old_key_works_until: expect.any(String),
+    });
     expect(rolled.apikey).not.toBe(keys.plus);
+    expect(Date.parse(String(rolled.old_key_works_until)) - before).toBeGreaterThanOrEqual(86_400_000);
+    expect(Date.parse(String(rolled.old_key_works_until)) - before).toBeLessThan(86_400_000 + 60_000);
+    // Two working keys now: which one is for the operator to say.
+    expect(await fails(db, "key:roll", "--email", "plus@example.com")).toMatch(/2 active keys: name one with --key/);
+    expect(await fails(db, "key:roll", "--email", "plus@example.com", "--key", String(rolled.key_id), "--grace", "604801")).toMatch(/--grace must be a whole number of seconds from 0 to 604800/);
+    expect(await fails(db, "key:roll", "--email", "plus@example.com", "--key", "key_nope")).toMatch(/No API key with this id/);
   });
 
   it("whitelist:set stores normalized entries and the flag; an invalid entry changes nothing", async () => {
@@ -160,15 +173,15 @@ describe("admin CLI against a running service", { timeout: 60_000 }, () => {
 
   const url = () => encodeURIComponent(`https://example.com/cli-${Math.random().toString(36).slice(2)}`);
 
-  it("key:roll makes the old key fail at once and the new key work", async () => {
+  it("key:roll --grace 0 makes the old key fail at once and the new key work", async () => {
     const db = svc.env.DATABASE_URL;
     const created = await ok(db, "account:create", "--email", "operator@example.com", "--plan", "plus");
     expect((await svc.get(`/v1.0/?url=${url()}&apikey=${created.apikey}`)).status).toBe(200);
 
-    const rolled = await ok(db, "key:roll", "--email", "operator@example.com");
+    const rolled = await ok(db, "key:roll", "--email", "operator@example.com", "--grace", "0");
     const old = await svc.get(`/v1.0/?url=${url()}&apikey=${created.apikey}`);
     expect(old.status).toBe(401);
-    expect(await old.json()).toEqual({ Error: expect.any(String), Type: "invalid_api_key" });
+    expect(await old.json()).toEqual({ Error: expect.any(String), Type: "api_key_expired" });
     const oldQuota = await svc.get(`/v1.0/quota?apikey=${created.apikey}`);
     expect(oldQuota.status).toBe(401);
 

@@ -123,7 +123,7 @@ describe("GET /v2/audit", () => {
     const byUser = data.find((e) => e.actor.type === "user")!;
     expect(byUser).toMatchObject({ actor: { id, label: email }, ip: "2001:db8:1::/48", user_agent: "Firefox", changes: { fields: ["enabled"], enabled: false } });
     const created_ = data.find((e) => e.action === "webhook.created")!;
-    expect(created_).toMatchObject({ actor: { type: "key", id: null, label: "API key" }, ip: "127.0.0.0/24", user_agent: "curl/8.5", changes: { host: "127.0.0.1", events: ["bulk.completed"] } });
+    expect(created_).toMatchObject({ actor: { type: "key", id: expect.stringMatching(/^key_[0-9a-f]{24}$/), label: "API key" }, ip: "127.0.0.0/24", user_agent: "curl/8.5", changes: { host: "127.0.0.1", events: ["bulk.completed"] } });
     const stored = JSON.stringify(await svc.prisma.auditEvent.findMany({ where: { accountId: id } }));
     expect(stored).not.toContain(secret);
     expect(stored).not.toContain("token=abc");

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { expectError } from "../support/api-error.ts";
 import { bearer } from "../support/bearer.ts";
+import { newKey } from "../support/keys.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
 /** The request log through the real service (SQLite here, PostgreSQL + Redis in the `scale` project). */
@@ -78,7 +79,7 @@ describe("the request log", () => {
       ["GET", "/v1.0/", 200, null, 1],
     ]);
     const [v1Count] = rows.slice(-1);
-    expect(v1Count).toMatchObject({ query: `url=${encodeURIComponent(url)}`, url, ip: "127.0.0.0/24", user_agent: "request-log-test/1.0", key_id: null });
+    expect(v1Count).toMatchObject({ query: `url=${encodeURIComponent(url)}`, url, ip: "127.0.0.0/24", user_agent: "request-log-test/1.0", key_id: expect.stringMatching(/^key_[0-9a-f]{24}$/) });
     expect(v1Count!.id).toMatch(/^req_[0-9a-z]{21}$/);
     expect(rows[1]!.query).toBe("bulk_id=nope");
     expect(rows.every((row) => row.duration_ms >= 0 && Date.parse(row.time) <= Date.now())).toBe(true);
@@ -91,6 +92,16 @@ describe("the request log", () => {
 
     const one = await svc.get(`/v2/requests/${v1Count!.id}`, bearer(apiKey));
     expect(await one.json()).toEqual(v1Count);
+  });
+
+  it("logs a key's refusals too: the request of a key without the scope is the account's to see, under that key", async () => {
+    const { email, apiKey } = await svc.account("business");
+    const limited = await newKey(svc.prisma, (await svc.accounts.idOf(email))!, ["counts:read"], "share buttons");
+    expect((await svc.get(`/v1.0/quota?apikey=${limited}`)).status).toBe(403);
+    const [refused] = await loggedRequests(apiKey, 1);
+    expect(refused).toMatchObject({ path: "/v1.0/quota", status: 403, error_type: "insufficient_scope", key_id: expect.stringMatching(/^key_/) });
+    const own = await svc.prisma.apiKey.findFirstOrThrow({ where: { name: "share buttons" } });
+    expect(refused!.key_id).toBe(own.id);
   });
 
   it("filters by status class or code, error type, key, path and time, pages newest first, and keeps accounts apart", async () => {
@@ -110,6 +121,10 @@ describe("the request log", () => {
     expect(await paths("?status=2XX&path=/v1.0/")).toEqual(["200 /v1.0/", "200 /v1.0/", "200 /v1.0/"]);
     expect(await paths("?error_type=invalid_url")).toEqual(["400 /v1.0/"]);
     expect(await paths("?key_id=key_none")).toEqual([]);
+    // The key each request came with: the account's one key, so filtering by it finds all five.
+    const keyId = rows[0]!.key_id!;
+    expect(rows.every((row) => row.key_id === keyId)).toBe(true);
+    expect((await paths(`?key_id=${keyId}`)).filter((row) => !row.includes("/v2/requests"))).toHaveLength(5);
     expect(await paths(`?path=/v1.0/&to=${encodeURIComponent(started)}`)).toEqual([]);
     expect((await paths(`?from=${encodeURIComponent(started)}&path=/v1.0/`)).length).toBe(4);
 
