@@ -123,8 +123,8 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
     // And the audit log has both, by the actor who made them, in the same transactions.
     const events = await h.db.prisma.auditEvent.findMany({ where: { accountId: account.id }, orderBy: { action: "asc" } });
     expect(events.map((e) => [e.action, e.actorType, JSON.parse(e.changes)])).toEqual([
-      ["key.rolled", "system", { id: key!.id, name: "Default", new_id: rolled.record.id, grace_seconds: 86_400 }],
       ["key.revoked", "system", { id: rolled.record.id, name: "Default" }],
+      ["key.rolled", "system", { id: key!.id, name: "Default", new_id: rolled.record.id, grace_seconds: 86_400 }],
     ]);
   });
 
