@@ -168,12 +168,14 @@ export class ApiKeys {
     return { key, record: recordOf(row) };
   }
 
-  /** Revokes at once; revoking a revoked key changes nothing. */
-  async revoke(accountId: string, keyId: string, audit: AuditSource, within?: WithinKeyWrite): Promise<ApiKeyRecord> {
+  /** Revokes at once, if the revoking key has every scope of the revoked one; revoking a revoked key changes nothing. */
+  async revoke(accountId: string, keyId: string, grantor: readonly Scope[], audit: AuditSource, within?: WithinKeyWrite): Promise<ApiKeyRecord> {
     const now = audit.at;
     return this.prisma.$transaction(async (tx) => {
       const old = await tx.apiKey.findFirst({ where: { id: keyId, accountId } });
       if (!old) throw keyErrors.notFound();
+      // A weaker key may not revoke a stronger one (a leaked key-admin key could otherwise cut off the account's main key).
+      ApiKeys.mayGrant(grantor, scopesOf(old.scopes));
       if (old.revokedAt !== null) return recordOf(old);
       const row = await tx.apiKey.update({ where: { id: old.id }, data: { revokedAt: new Date(now), sealed: null } });
       await recordAudit(tx, { accountId, ...audit, action: "key.revoked", changes: { id: row.id, name: row.name } });

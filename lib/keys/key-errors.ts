@@ -11,6 +11,6 @@ export const keyErrors = {
   notFound: () => new KeyError("key_not_found", "No API key with this id for this account."),
   tooMany: (max: number) => new KeyError("too_many_keys", `An account has at most ${max} API keys: revoke one (DELETE /v2/keys/{id}) before adding another.`),
   grants: (scopes: readonly string[]) =>
-    new KeyError("insufficient_scope", `A key cannot grant scopes it lacks itself: ${scopes.join(", ")}.`),
+    new KeyError("insufficient_scope", `A key can only create, roll or revoke keys within its own scopes; it lacks ${scopes.join(", ")}.`),
   revoked: () => new KeyError("invalid_parameter", "This key is revoked: it cannot be rolled."),
 };

@@ -9,7 +9,7 @@ const body = (schema: z.ZodType) => ({ content: { "application/json": { schema }
 const keyId = z.object({ id: z.string().meta({ description: "The key's id (key_…)" }) });
 const NOT_FOUND = "`key_not_found`: no such key of this account";
 const BODY = { 413: "`body_too_large`: the body is over 16 KiB", 415: "`invalid_body`: the body is not sent as `application/json`" } as const;
-const GRANTS = "`insufficient_scope`: the key would get a scope the calling key lacks";
+const GRANTS = "`insufficient_scope`: the key would have a scope the calling key lacks";
 
 /** The key routes of API v2 (service/routes/v2/keys.ts). */
 export function registerKeyPaths(path: (config: RouteConfig) => void, security: Record<string, string[]>[]) {
@@ -44,7 +44,7 @@ export function registerKeyPaths(path: (config: RouteConfig) => void, security: 
     path: "/v2/keys/{id}",
     summary: "Revoke a key: it is refused from the next request on, by every API process within 2 seconds; the account is mailed",
     request: { params: keyId, query: keyQuerySchema },
-    responses: { 200: json(keySchema, "The key, revoked"), ...v2Refusals({ 404: NOT_FOUND }) },
+    responses: { 200: json(keySchema, "The key, revoked"), ...v2Refusals({ 403: "`insufficient_scope`: the key to revoke has a scope the calling key lacks", 404: NOT_FOUND }) },
   });
   route({
     method: "post",

@@ -58,6 +58,8 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
     const grantor = ["keys:write", "counts:read"] as const;
     await expect(keys.create(account.id, { name: "x", scopes: ["counts:read", "bulk:write"], expiresAt: null }, grantor, source())).rejects.toMatchObject({ code: "insufficient_scope" });
     await expect(keys.roll(account.id, strong!.id, 0, grantor, source())).rejects.toMatchObject({ code: "insufficient_scope" });
+    await expect(keys.revoke(account.id, strong!.id, grantor, source())).rejects.toMatchObject({ code: "insufficient_scope" });
+    expect((await keys.get(account.id, strong!.id)).revokedAt).toBeNull();
     expect((await keys.create(account.id, { name: "ok", scopes: ["counts:read"], expiresAt: null }, grantor, source())).record.scopes).toEqual(["counts:read"]);
   });
 
@@ -81,7 +83,7 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
     for (const attempt of [
       () => keys.get(mine.id, their!.id),
       () => keys.roll(mine.id, their!.id, 0, ALL_SCOPES, source()),
-      () => keys.revoke(mine.id, their!.id, source()),
+      () => keys.revoke(mine.id, their!.id, ALL_SCOPES, source()),
       () => keys.reveal(mine.id, their!.id),
     ]) {
       await expect(attempt()).rejects.toMatchObject({ code: "key_not_found" });
@@ -107,7 +109,7 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
     const [key] = await keys.list(account.id);
     const notices = keyNotices(h.mail.notices, now());
     const rolled = await keys.roll(account.id, key!.id, 86_400, ALL_SCOPES, source(), notices.rolled);
-    await keys.revoke(account.id, rolled.record.id, source(), notices.revoked);
+    await keys.revoke(account.id, rolled.record.id, ALL_SCOPES, source(), notices.revoked);
     expect(await h.mailTo(account.email)).toEqual([
       { kind: "api_key_rolled", status: "pending" },
       { kind: "api_key_revoked", status: "pending" },
@@ -133,7 +135,7 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
     const [key] = await keys.list(account.id);
     const broken = keyNotices(accountMailOf(h.db.prisma, h.outbox, "not a url").notices, now());
     await expect(keys.roll(account.id, key!.id, 0, ALL_SCOPES, source(), broken.rolled)).rejects.toThrow();
-    await expect(keys.revoke(account.id, key!.id, source(), broken.revoked)).rejects.toThrow();
+    await expect(keys.revoke(account.id, key!.id, ALL_SCOPES, source(), broken.revoked)).rejects.toThrow();
     expect(await keys.list(account.id)).toEqual([key]);
     expect(await h.mailTo(account.email)).toEqual([]);
     expect(await h.db.prisma.auditEvent.count({ where: { accountId: account.id } })).toBe(0);

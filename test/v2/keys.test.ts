@@ -72,6 +72,7 @@ describe("POST /v2/keys", () => {
     await expectError(await call(limited.key, "POST", "/v2/keys", { name: "x", scopes: ["counts:read", "bulk:write"] }), 403, "insufficient_scope");
     const [defaultKey] = (await (await call(limited.key, "GET", "/v2/keys")).json()).data.filter((key: Json) => key.name === "Default");
     await expectError(await call(limited.key, "POST", `/v2/keys/${defaultKey.id}/roll`, { grace_seconds: 0 }), 403, "insufficient_scope");
+    await expectError(await call(limited.key, "DELETE", `/v2/keys/${defaultKey.id}`), 403, "insufficient_scope");
     expect((await createKey(limited.key, { name: "share buttons", scopes: ["counts:read"] })).scopes).toEqual(["counts:read"]);
   });
 });

@@ -71,7 +71,7 @@ export const v2RevokeKeyHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, "keys:write", async (account, { req, params }) => {
     validQuery(keyQuerySchema, params);
     const source = deps.audit.sourceOf(req, account);
-    const revoked = await deps.keys.verbs.revoke(account.id, keyIdOf(req), source, keyNotices(deps.keys.notices, source.at).revoked);
+    const revoked = await deps.keys.verbs.revoke(account.id, keyIdOf(req), account.scopes, source, keyNotices(deps.keys.notices, source.at).revoked);
     return send(200, keyJson(revoked));
   });
 
