@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../lib/keys/api-key.ts";
 import { expectError } from "../support/api-error.ts";
+import { bearerJson } from "../support/bearer.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
 /**
@@ -17,12 +18,7 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 type Json = Record<string, unknown>;
-const call = (key: string, method: string, path: string, body?: unknown) =>
-  svc.get(path, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const call = (key: string, method: string, path: string, body?: unknown) => svc.get(path, bearerJson(key, method, body));
 async function createKey(key: string, body: Json): Promise<{ id: string; key: string; [field: string]: unknown }> {
   const res = await call(key, "POST", "/v2/keys", body);
   expect(res.status).toBe(201);

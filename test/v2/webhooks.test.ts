@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAlerts } from "../../lib/alerts/open-alerts.ts";
 import { loadServerSecret } from "../../lib/security/secrets.ts";
 import { expectError } from "../support/api-error.ts";
+import { bearerJson } from "../support/bearer.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
 /**
@@ -18,12 +19,7 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 type Json = Record<string, unknown>;
-const call = (key: string, method: string, path: string, body?: unknown) =>
-  svc.get(path, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const call = (key: string, method: string, path: string, body?: unknown) => svc.get(path, bearerJson(key, method, body));
 const create = (key: string, body: Json = {}) => call(key, "POST", "/v2/webhooks", { url: "https://example.com/hooks", events: ["bulk.completed"], ...body });
 async function created(key: string, body: Json = {}): Promise<{ id: string; secret: string }> {
   const res = await create(key, body);
