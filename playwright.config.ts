@@ -77,7 +77,7 @@ export default defineConfig({
           {
             // A fresh PostgreSQL database and Redis prefix, then the three processes (see e2e/scale-stack.ts).
             command: `"${TSX}" e2e/scale-stack.ts`,
-            url: `${SCALE_WEB_URL}/healthz`,
+            url: `${SCALE_WEB_URL}/readyz`,
             reuseExistingServer: false,
             timeout: 600_000,
             gracefulShutdown: { signal: "SIGTERM" as const, timeout: 15_000 },

@@ -128,7 +128,7 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
   const running: Child[] = [];
   for (const workers of [1, 2]) {
     while (running.length < workers) {
-      running.push((await start(`worker-${running.length + 1}`, "start/worker.ts", workerEnv, "/healthz")).child);
+      running.push((await start(`worker-${running.length + 1}`, "start/worker.ts", workerEnv, "/readyz")).child);
     }
     const key = await createDedicatedAccount(databaseUrl, `bench-bulk-${workers}@example.com`);
     const urls = Array.from({ length: URLS }, (_, i) => `https://example.com/scale-${workers}/${i}`);

@@ -133,7 +133,7 @@ export async function createDedicatedAccount(databaseUrl: string, email = "bench
   return answer.apikey;
 }
 
-/** Polls GET `path` (the API's status, a worker's /healthz) until it answers 200; fails if the child exits or the deadline passes. */
+/** Polls GET `path` (the API's status, a worker's /readyz) until it answers 200; fails if the child exits or the deadline passes. */
 export async function waitForStatus(base: string, child: Child, timeoutMs = 180_000, path = "/v1.0/status"): Promise<void> {
   let exited = false;
   void child.exited.then(() => (exited = true));

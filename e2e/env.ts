@@ -1,4 +1,10 @@
 import path from "node:path";
+import { Agent, setGlobalDispatcher } from "undici";
+
+// The specs' own fetch calls open a connection each. A pooled connection left idle past the server's keep-alive
+// window (65 s) can be closed by the server just as a spec reuses it ("other side closed"), and a loaded
+// machine's late timers make that likely; the browser and the server's own clients are not affected.
+setGlobalDispatcher(new Agent({ pipelining: 0 }));
 
 /** The e2e server's own port and database, away from ./data/sharecount.db. */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3950);

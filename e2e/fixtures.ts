@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import AxeBuilder from "@axe-core/playwright";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { test as base, expect, type APIRequestContext, type APIResponse, type Page } from "@playwright/test";
@@ -102,14 +103,17 @@ export interface BulkAnswer<Count = unknown> {
   _meta: { urls_completed: number; urls_queued: number; completed: boolean; bulk_id: string };
 }
 
-/** Polls the API until the bulk job is complete, and answers the job then, as API `version` reads it. */
+/**
+ * Polls the API until the bulk job is complete, and answers the job then, as API `version` reads it. Up to 60 s:
+ * a job of 500 URLs takes a few seconds on a quiet machine, and passed 15 s beside two CPU-bound processes.
+ */
 export async function finishedJob<Count = unknown>(apiKey: string, bulkId: string, version: "v1.0" | "v2" = "v1.0"): Promise<BulkAnswer<Count>> {
   let answer: BulkAnswer<Count> | undefined;
   await expect
     .poll(async () => {
       answer = (await api(`/${version}/bulk?bulk_id=${bulkId}`, apiKey)).body as BulkAnswer<Count>;
       return answer._meta.completed;
-    })
+    }, { timeout: 60_000 })
     .toBe(true);
   return answer!;
 }
@@ -197,4 +201,20 @@ export async function waitForMail(address: string, subject: RegExp): Promise<{ m
  */
 export async function expectNoPageOverflow(page: Page, width = 390) {
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+}
+
+/** Light and dark, desktop and phone: no axe violation, nothing wider than the screen, a screenshot of each. */
+export async function lookAt(page: Page, name: string) {
+  for (const [size, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
+    await page.setViewportSize(viewport);
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`), `${name} ${size} ${colorScheme}`).toEqual([]);
+      await expectNoPageOverflow(page, viewport.width);
+      await page.screenshot({ path: test.info().outputPath(`${name}-${size}-${colorScheme}.png`), fullPage: true });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: "light" });
 }

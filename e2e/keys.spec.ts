@@ -1,25 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { api, expect, expectNoPageOverflow, test } from "./fixtures";
+import { api, expect, lookAt, test } from "./fixtures";
 
 const COUNT = "/v1.0/?url=https%3A%2F%2Fexample.com%2Fe2e-keys";
 const items = (page: Page) => page.getByTestId("key-item");
-
-/** Light and dark, desktop and phone: no axe violation, nothing wider than the screen, a screenshot of each. */
-async function lookAt(page: Page, name: string) {
-  for (const [size, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
-    await page.setViewportSize(viewport);
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme });
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`), `${name} ${size} ${colorScheme}`).toEqual([]);
-      await expectNoPageOverflow(page, viewport.width);
-      await page.screenshot({ path: test.info().outputPath(`${name}-${size}-${colorScheme}.png`), fullPage: true });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: "light" });
-}
 
 test("creates a key with a name, scopes and an expiry, shows it once, and the API holds it to its scopes", async ({ signedIn: page, account }) => {
   await page.goto("/dashboard/keys");
@@ -55,6 +38,12 @@ test("creates a key with a name, scopes and an expiry, shows it once, and the AP
   expect((await api(COUNT, key)).status).toBe(200);
   expect(await api("/v1.0/quota", key)).toMatchObject({ status: 403, body: { Type: "insufficient_scope" } });
   expect((await api("/v1.0/quota", account.apiKey)).status).toBe(200);
+  // The request log (written within 100 ms) feeds the chart of requests per key.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("key-usage-summary")).toContainText("Share buttons2 requests, 1 failed", { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
   await lookAt(page, "keys");
 });
 

@@ -13,6 +13,7 @@ import { KeyVault, loadServerSecret } from "./security/secrets.ts";
 import { openStore } from "./store/open.ts";
 import type { Store } from "./store/store.ts";
 import { parseCountUrl } from "./urls/count-url.ts";
+import { log as logger } from "./log/log.ts";
 
 /**
  * The demo account `npm start` seeds (SHARECOUNT_DEMO=true, the default): a business plan with a month of
@@ -220,7 +221,7 @@ export async function startDemo(
     );
     return seed;
   } catch (error) {
-    console.error(JSON.stringify({ event: "demo_account_failed", error: error instanceof Error ? error.message : String(error) }));
+    logger.error({ event: "demo_account_failed", err: error });
     return null;
   }
 }

@@ -143,6 +143,11 @@ const schema = z
     // The request log (every API request of an account, for debugging): on by default, kept this many days.
     REQUEST_LOG: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
     REQUEST_LOG_DAYS: int(30, 1).refine((days) => days <= 3650, "must be at most 3650 (ten years)"),
+    // Log lines: JSON on stdout (pretty: for people, with pino-pretty installed), from this level up.
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "must be one of fatal, error, warn, info, debug, trace, silent" }).default("info"),
+    LOG_FORMAT: z.enum(["json", "pretty"], { error: "must be json or pretty" }).default("json"),
+    // Who may read /metrics: unset, only this machine's loopback; set, whoever sends `Authorization: Bearer <token>`.
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     BULK_CONCURRENCY: int(64, 1),
     BULK_RETENTION_DAYS: int(7, 1),
     // 10,000 URLs (the dedicated batch limit) of up to 2,048 characters fit.

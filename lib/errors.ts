@@ -13,6 +13,7 @@ export const API_ERROR_CODES = [
   "insufficient_scope",
   "too_many_keys",
   "key_not_found",
+  "key_not_rollable",
   "quota_exceeded",
   "domain_not_whitelisted",
   "custom_ttl_not_allowed",
@@ -63,6 +64,13 @@ export const OTHER_ERROR_CODES = [
   "invalid_configuration",
   /** A sitemap or feed could not be read (fetch refused or failed, too large, not well-formed). */
   "import_failed",
+  /** Teams (lib/members/): a role too small, a full account, an invite used, expired or revoked. */
+  "forbidden",
+  /** A page made for one account sent a change after its browser switched to another. */
+  "account_changed",
+  "too_many_members",
+  "already_member",
+  "invite_closed",
 ] as const;
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];

@@ -38,6 +38,9 @@ import { alertingQuota } from "./alerts/quota-alerts.ts";
 import { openAlerting, type Alerting } from "./alerts/alerting.ts";
 import { openAudit } from "./audit/audit-service.ts";
 import { openRequestLog } from "./requests/open-request-log.ts";
+import { migrationsInPlace, type ReadinessCheck } from "./operations/readiness.ts";
+import { gaugeReadings } from "./operations/gauge-readings.ts";
+import { readGaugesFrom } from "../lib/metrics/metrics.ts";
 
 const MAX_CUSTOM_TTL_SECONDS = 3600;
 
@@ -55,8 +58,10 @@ export interface ServiceRuntime {
   /** What emits events (quota, bulk, tracked URL, network rules, the digest). */
   alerting: Alerting;
   store: Store;
-  /** Throws unless every backing service (database, and Redis when used) answers: the health check. */
+  /** Throws unless every backing service (database, and Redis when used) answers: the status route's check. */
   ping(): Promise<void>;
+  /** What /readyz checks: the database, Redis when used, and the migrations. */
+  readiness: Record<string, ReadinessCheck>;
   /**
    * Writes the refused queries counted, stops the worker (letting counted URLs finish), then closes the store,
    * Redis and the sandbox. Call it once the HTTP server has drained.
@@ -206,6 +211,8 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     requestLog: requestLog.log,
   });
   const mail = options.worker === false ? null : mailWorkerFor(env, prisma, secret, now);
+  // The gauges are read where the workers run (each such process reports the same values).
+  const stopGauges = options.worker === false ? null : readGaugesFrom(gaugeReadings({ store, prisma, networkHealth, now }));
   bulk.worker?.start();
   alerting.start(networkHealth);
   scheduler?.start();
@@ -225,8 +232,14 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
     alerting,
     store,
     ping,
+    readiness: {
+      database: () => store.ping(),
+      ...(redis ? { redis: async () => void (await redis.ping()) } : {}),
+      migrations: migrationsInPlace(env.DATABASE_URL),
+    },
     async close() {
       // The HTTP server has drained: no refusal is counted after this write.
+      stopGauges?.();
       await refusals.stop();
       await requestLog.stop();
       await imports?.stop();

@@ -1,6 +1,7 @@
 import type http from "node:http";
 import { migrate } from "../lib/db/migrate.ts";
 import { EnvError, loadDotEnv, parseEnv, type Env } from "../lib/env.ts";
+import { configureLogging, log } from "../lib/log/log.ts";
 import { createHttpServer } from "../service/http/front-door.ts";
 
 /**
@@ -13,13 +14,15 @@ export async function boot(): Promise<Env> {
     loadDotEnv();
     env = parseEnv();
   } catch (error) {
+    // Before the logger knows its settings: the variables at fault, as text for the person starting it.
     if (error instanceof EnvError) {
       console.error(error.message);
       process.exit(1);
     }
     throw error;
   }
-  await migrate(env.DATABASE_URL, (line) => console.log(line));
+  configureLogging({ level: env.LOG_LEVEL, format: env.LOG_FORMAT });
+  await migrate(env.DATABASE_URL, (line) => log.info({ event: "migrations" }, line));
   return env;
 }
 
@@ -53,19 +56,21 @@ export function onShutdown(env: Env, stop: () => Promise<void>): void {
   const handle = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(JSON.stringify({ event: "stopping", signal }));
+    log.info({ event: "stopping", signal });
     const deadline = setTimeout(() => {
-      console.error(`could not stop within ${env.STOP_DEADLINE_SECONDS} s; exiting anyway`);
-      process.exit(1);
+      log.error({ event: "stop_deadline" }, `could not stop within ${env.STOP_DEADLINE_SECONDS} s; exiting anyway`);
+      void log.flush().finally(() => process.exit(1));
     }, deadlineMs);
     deadline.unref();
     try {
       await stop();
     } catch (error) {
-      console.error("error while stopping", error);
+      log.error({ event: "stop_failed", err: error });
+      await log.flush();
       process.exit(1);
     }
-    console.log(JSON.stringify({ event: "stopped" }));
+    log.info({ event: "stopped" });
+    await log.flush();
     process.exit(0);
   };
   process.on("SIGTERM", () => void handle("SIGTERM"));

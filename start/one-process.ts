@@ -2,6 +2,7 @@ import { dashboardListener } from "../dashboard/server/next-server.ts";
 import { disableDemo, startDemo } from "../lib/demo.ts";
 import { sandboxObservedValues } from "../service/sandbox/observed-values.ts";
 import { serve } from "./serve-api.ts";
+import { log } from "../lib/log/log.ts";
 
 /** `npm start`: one process, one port: the API on its paths, the dashboard (Next.js) on the rest, and the bulk worker. */
 const { env, port } = await serve({
@@ -18,7 +19,7 @@ const { env, port } = await serve({
 // With the sandbox, the demo's tracked URLs get a made-up history that grows to the sandbox's counts.
 const currentValues = env.SHARECOUNT_NETWORKS === "sandbox" ? sandboxObservedValues : null;
 if (env.SHARECOUNT_DEMO === "true") await startDemo(env, env.SHARECOUNT_PUBLIC_URL ?? `http://${browsableHost(env.HOST)}:${port}`, { currentValues });
-else await disableDemo(env).catch((error: unknown) => console.error("could not disable the demo account", error));
+else await disableDemo(env).catch((error: unknown) => log.error({ event: "demo_disable_failed", err: error }));
 
 /** Where a browser on this machine reaches a server listening on `host` (a wildcard address is not one). */
 function browsableHost(host: string): string {

@@ -68,5 +68,5 @@ export async function signUpAction(_state: AuthFormState, form: FormData): Promi
   if (!parsed.success) return { errors: fieldErrors(parsed.error), email };
   const result = await signUpWithPassword(parsed.data.email, parsed.data.password);
   if (!result.ok) return { errors: { form: result.error }, email };
-  redirect("/dashboard");
+  redirect(safeNextPath(form.get("next")));
 }

@@ -32,6 +32,8 @@ export function AuthForm({ mode, action, next }: Props) {
     if (state.errors?.email) email.current?.focus();
     else if (state.errors?.password) password.current?.focus();
   }, [state]);
+  // The other form keeps where the browser is going after (an invitation's link, a dashboard page).
+  const carry = next && next !== "/dashboard" ? `?next=${encodeURIComponent(next)}` : "";
   const describedBy = (...ids: (string | false)[]) => ids.filter(Boolean).join(" ") || undefined;
   return (
     <form action={formAction} className="space-y-4" noValidate>
@@ -73,11 +75,11 @@ export function AuthForm({ mode, action, next }: Props) {
       <p className="text-center text-sm text-slate-600">
         {signIn ? (
           <>
-            New here? <Link className="text-brand-700 underline" href="/sign-up">Create a free account</Link>
+            New here? <Link className="text-brand-700 underline" href={`/sign-up${carry}`}>Create a free account</Link>
           </>
         ) : (
           <>
-            Have an account? <Link className="text-brand-700 underline" href="/sign-in">Sign in</Link>
+            Have an account? <Link className="text-brand-700 underline" href={`/sign-in${carry}`}>Sign in</Link>
           </>
         )}
       </p>

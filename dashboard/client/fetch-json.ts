@@ -18,12 +18,22 @@ if (typeof document !== "undefined") {
   });
 }
 
+/** The header naming the account a page was made for (the layout's meta tag), so a change lands in that account or nowhere. */
+export const PAGE_ACCOUNT_HEADER = "x-sharecount-account";
+export const PAGE_ACCOUNT_META = "sharecount-account";
+
+function pageAccount(): Record<string, string> {
+  if (typeof document === "undefined") return {};
+  const id = document.querySelector(`meta[name="${PAGE_ACCOUNT_META}"]`)?.getAttribute("content");
+  return id ? { [PAGE_ACCOUNT_HEADER]: id } : {};
+}
+
 /** Calls a dashboard route from the browser; non-2xx answers become a DashboardError with the route's message. */
 export async function fetchJson<T>(path: string, init?: RequestInit & { json?: unknown }): Promise<T> {
   const { json, ...rest } = init ?? {};
   const response = await fetch(path, {
     ...rest,
-    headers: { ...(json === undefined ? {} : { "content-type": "application/json" }), ...rest.headers },
+    headers: { ...(json === undefined ? {} : { "content-type": "application/json" }), ...pageAccount(), ...rest.headers },
     body: json === undefined ? rest.body : JSON.stringify(json),
   });
   const body = (await response.json().catch(() => null)) as { error?: string; message?: string; retryAt?: string } | null;

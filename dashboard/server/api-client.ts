@@ -35,6 +35,8 @@ export class ShareCountApi {
     private readonly apiKey: string,
     /** The signed user behind this call (see lib/audit/dashboard-actor.ts), so the API's audit log names them. */
     private readonly actor?: () => Promise<string>,
+    /** The id of the browser's request this call serves: sent as `X-Request-Id`, so both ends log one id. */
+    private readonly requestId?: () => Promise<string | null>,
   ) {}
 
   /** The API's answer to `path` with this key; an error answer becomes an ApiClientError. */
@@ -44,6 +46,8 @@ export class ShareCountApi {
     try {
       const headers = new Headers(init?.headers);
       if (this.actor) headers.set(ACTOR_HEADER, await this.actor());
+      const requestId = await this.requestId?.();
+      if (requestId) headers.set("x-request-id", requestId);
       response = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(15_000), cache: "no-store" });
     } catch {
       throw new ApiClientError("unreachable", 503, "The share-count API cannot be reached right now.");

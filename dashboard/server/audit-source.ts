@@ -12,17 +12,22 @@ export async function requestClient(): Promise<AuditClient> {
   return { address: h.get(CLIENT_IP_HEADER), userAgent: h.get("user-agent")?.slice(0, MAX_USER_AGENT) ?? null };
 }
 
+/** Who signed in, whatever account they work in. */
+interface SignedInUser {
+  user: { id: string; email: string };
+}
+
 /** A change the signed-in user makes through a dashboard route or action, now. */
-export async function userSource(user: { id: string; email: string }): Promise<AuditSource> {
+export async function userSource({ user }: SignedInUser): Promise<AuditSource> {
   return { actor: userActor(user), client: await requestClient(), at: dashboard().clock.now() };
 }
 
 let secret: Buffer | undefined;
 
 /** The signed header that tells the API which user, from where, asked for a change made with the account's key. */
-export async function signedActor(user: { id: string; email: string }): Promise<string> {
+export async function signedActor({ id, user }: SignedInUser & { id: string }): Promise<string> {
   const { env, clock } = dashboard();
   const client = await requestClient();
   secret ??= loadServerSecret(env);
-  return signActor(secret, { account: user.id, user: user.id, email: user.email, ...client, at: clock.now() });
+  return signActor(secret, { account: id, user: user.id, email: user.email, ...client, at: clock.now() });
 }

@@ -7,6 +7,7 @@ import { NetworkSettings } from "../../lib/accounts/network-settings.ts";
 import { AlertSettings } from "../../lib/alerts/alert-settings.ts";
 import { createPrisma, pingDatabase, type PrismaClient } from "../../lib/db/prisma.ts";
 import { parseEnv, type Env } from "../../lib/env.ts";
+import { configureLogging } from "../../lib/log/log.ts";
 import { connectRedis } from "../../lib/redis/redis.ts";
 import { deriveKey, KeyVault, loadServerSecret } from "../../lib/security/secrets.ts";
 import { QuotaClock } from "../../lib/quota/clock.ts";
@@ -14,6 +15,8 @@ import { openStore } from "../../lib/store/open.ts";
 import type { Store } from "../../lib/store/store.ts";
 import { mailSettings, type MailSettings } from "../../lib/mail/mail-env.ts";
 import { openOutbox } from "../../lib/mail/outbox.ts";
+import { Invites } from "../../lib/members/invites.ts";
+import { Members } from "../../lib/members/members.ts";
 import type { Outbox } from "../../lib/mail/outbox.ts";
 import { ApiKeys } from "../../lib/keys/api-keys.ts";
 import { DashboardTokens } from "../../lib/keys/dashboard-token.ts";
@@ -48,6 +51,9 @@ export interface DashboardContext {
   mail: MailSettings;
   /** With REDIS_URL: shared state of the dashboard's processes (rate limits). */
   redis: Redis | null;
+  /** Who works in the account, with which role; and the invitations to join it. */
+  members: Members;
+  invites: Invites;
 }
 
 const globalForContext = globalThis as unknown as { sharecountDashboard?: DashboardContext };
@@ -56,10 +62,14 @@ const globalForContext = globalThis as unknown as { sharecountDashboard?: Dashbo
 export function dashboard(): DashboardContext {
   if (!globalForContext.sharecountDashboard) {
     const env = parseEnv();
+    // Next.js's bundle holds its own copy of the logger: it takes the same settings.
+    configureLogging({ level: env.LOG_LEVEL, format: env.LOG_FORMAT });
     const secret = loadServerSecret(env);
     const prisma = createPrisma(env.DATABASE_URL);
     const clock = new QuotaClock(env.QUOTA_TIMEZONE);
     const store = openStore(env.DATABASE_URL);
+    const outbox = openOutbox(prisma, secret);
+    const mail = mailSettings(env);
     globalForContext.sharecountDashboard = {
       env,
       prisma,
@@ -76,8 +86,10 @@ export function dashboard(): DashboardContext {
       keys: new ApiKeys(prisma, new KeyVault(secret)),
       tokens: new DashboardTokens(secret),
       redis: env.REDIS_URL ? connectRedis(env.REDIS_URL) : null,
-      outbox: openOutbox(prisma, secret),
-      mail: mailSettings(env),
+      outbox,
+      mail,
+      members: new Members(prisma),
+      invites: new Invites(prisma, outbox, mail.linkOrigin),
     };
   }
   return globalForContext.sharecountDashboard;

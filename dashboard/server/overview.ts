@@ -1,4 +1,5 @@
 import "server-only";
+import { headers } from "next/headers";
 import { ShareCountApi } from "./api-client.ts";
 import type { KeySummary, Overview } from "../client/answers.ts";
 import { dashboard } from "./context.ts";
@@ -9,7 +10,16 @@ import { dashboard } from "./context.ts";
  */
 export function accountApi(accountId: string, actor?: () => Promise<string>): ShareCountApi {
   const { apiUrl, tokens, clock } = dashboard();
-  return new ShareCountApi(apiUrl, tokens.issue(accountId, clock.now()), actor);
+  return new ShareCountApi(apiUrl, tokens.issue(accountId, clock.now()), actor, incomingRequestId);
+}
+
+/** The id the front door gave the browser's request (service/http/x-request-id.ts); none outside a request. */
+async function incomingRequestId(): Promise<string | null> {
+  try {
+    return (await headers()).get("x-request-id");
+  } catch {
+    return null;
+  }
 }
 
 async function keySummary(accountId: string): Promise<KeySummary> {

@@ -4,12 +4,16 @@ import { z } from "zod";
 import { AccountError } from "../../lib/accounts/accounts.ts";
 import { ApiClientError, type ShareCountApi } from "./api-client.ts";
 import { KeyError } from "../../lib/keys/key-errors.ts";
+import { MEMBER_ERROR_STATUS, MemberError, memberErrors } from "../../lib/members/member-errors.ts";
+import { allows, type Need } from "../../lib/members/roles.ts";
 import { accountApi } from "./overview.ts";
 import { currentAccount, type CurrentAccount } from "./auth/current-account.ts";
 import type { ErrorCode } from "../../lib/errors.ts";
 import { DashboardError } from "../client/dashboard-error.ts";
+import { PAGE_ACCOUNT_HEADER } from "../client/fetch-json.ts";
 import { dashboard } from "./context.ts";
 import { isSameOrigin } from "./same-origin.ts";
+import { log } from "../../lib/log/log.ts";
 
 /** Messages people read for the API's error types (the API's own text is for developers; invalid_url's reason is for both). */
 const FRIENDLY: Partial<Record<ErrorCode, string>> = {
@@ -31,8 +35,9 @@ function errorResponse(error: unknown): Response {
   }
   if (error instanceof DashboardError) return Response.json({ error: error.code, message: error.message }, { status: error.status });
   if (error instanceof AccountError) return Response.json({ error: error.code, message: error.message }, { status: 422 });
+  if (error instanceof MemberError) return Response.json({ error: error.code, message: error.message }, { status: MEMBER_ERROR_STATUS[error.code] });
   if (error instanceof KeyError) {
-    const status = { key_not_found: 404, too_many_keys: 409, insufficient_scope: 403, invalid_parameter: 422 }[error.code];
+    const status = { key_not_found: 404, too_many_keys: 409, insufficient_scope: 403, invalid_parameter: 422, key_not_rollable: 409 }[error.code];
     return Response.json({ error: error.code, message: error.message }, { status });
   }
   if (error instanceof ApiClientError) {
@@ -41,7 +46,7 @@ function errorResponse(error: unknown): Response {
     const retryAt = error.retryAfterSeconds === null ? {} : { retryAt: new Date(dashboard().clock.now() + error.retryAfterSeconds * 1000).toISOString() };
     return Response.json({ error: error.code, message: FRIENDLY[error.code] ?? error.message, detail: error.message, ...retryAt }, { status });
   }
-  console.error("dashboard route failed", error);
+  log.error({ event: "dashboard_route_failed", err: error });
   return Response.json({ error: "internal_error", message: "Something went wrong; please try again." }, { status: 500 });
 }
 
@@ -72,6 +77,8 @@ async function readJson(request: Request, maxBytes: number): Promise<unknown> {
       chunks.push(part.value);
     }
   }
+  // No body at all: a route whose input is its path (resend, reveal) is posted without one.
+  if (size === 0) return {};
   try {
     return JSON.parse(Buffer.concat(chunks).toString("utf8"));
   } catch {
@@ -96,6 +103,8 @@ export interface RouteContext<I> {
 }
 
 interface RouteOptions<S extends z.ZodTypeAny> {
+  /** What the route touches, so the least role it needs (lib/members/roles.ts); checked before anything else. */
+  need: Need;
   /** Parsed from the query string and route params (GET, DELETE) or the JSON body and params (POST, PUT). */
   input?: S;
   /** The largest JSON body accepted (413 above), or how to tell it from the account; 64 KiB unless set. */
@@ -103,19 +112,25 @@ interface RouteOptions<S extends z.ZodTypeAny> {
 }
 
 /**
- * Every dashboard server route: session check, same-origin check for mutations, zod-parsed input, the API
+ * Every dashboard server route: session check, role check, same-origin check for mutations, zod-parsed input, the API
  * client with the account's key, and one error mapping. The handler returns JSON-able data or a Response.
  */
 export function signedInEndpoint<S extends z.ZodTypeAny = z.ZodUndefined>(
   options: RouteOptions<S>,
   handler: (context: RouteContext<z.infer<S>>) => Promise<unknown>,
 ) {
-  return async (request: Request, routeContext: { params: Promise<Record<string, string>> }): Promise<Response> => {
+  const endpoint = async (request: Request, routeContext: { params: Promise<Record<string, string>> }): Promise<Response> => {
     try {
       const mutation = !["GET", "HEAD"].includes(request.method);
       if (mutation) assertSameOrigin(request);
       const account = await currentAccount();
       if (!account) return Response.json({ error: "signed_out", message: "Please sign in again." }, { status: 401 });
+      if (!allows(account.role, options.need)) throw memberErrors.forbidden();
+      // Another tab switched this browser to another account since the page was made: its change would land there.
+      const pageAccount = request.headers.get(PAGE_ACCOUNT_HEADER);
+      if (mutation && options.need !== "self" && pageAccount !== null && pageAccount !== account.id) {
+        throw new DashboardError("account_changed", 409, "This browser now works in another account than this page shows: reload the page.");
+      }
       const params = (await routeContext.params) ?? {};
       let input = undefined as z.infer<S>;
       if (options.input) {
@@ -132,4 +147,6 @@ export function signedInEndpoint<S extends z.ZodTypeAny = z.ZodUndefined>(
       return errorResponse(error);
     }
   };
+  // Read by the role tests, which walk every route.
+  return Object.assign(endpoint, { need: options.need });
 }

@@ -4,6 +4,7 @@ import type { QuotaClock } from "../quota/clock.ts";
 import type { BulkStore } from "../store/bulk.ts";
 import { AccountError } from "./accounts.ts";
 import { forgetAccountInRedis, type RedisTarget } from "./account-redis.ts";
+import { log } from "../log/log.ts";
 
 export interface DeletionDeps {
   prisma: PrismaClient;
@@ -79,7 +80,7 @@ export class AccountDeletion {
     try {
       await forgetAccountInRedis(this.deps.redis, { id: accountId, queuedUrlIds, today: this.deps.clock.today().day });
     } catch (error) {
-      console.error(`account ${accountId} was deleted; its Redis state was not (it expires or is dropped by the workers)`, error);
+      log.error({ event: "account_redis_cleanup_failed", account_id: accountId, err: error }, "the account was deleted; its Redis state was not (it expires or is dropped by the workers)");
     }
   }
 }

@@ -7,6 +7,7 @@ import type { QuotaClock } from "../quota/clock.ts";
 import type { Store } from "../store/store.ts";
 import { normalizeWhitelistEntry } from "../whitelist/domains.ts";
 import { ApiKeys } from "../keys/api-keys.ts";
+import { Members } from "../members/members.ts";
 import { replaceWhitelist } from "../whitelist/replace-whitelist.ts";
 import type { AuditSource } from "../audit/actor.ts";
 import { recordAudit } from "../audit/record.ts";
@@ -83,6 +84,7 @@ export class Accounts {
           data: { id: randomUUID(), email, planName: plan.name, passwordHash, allocations: { create: { day: this.today(), dailyQuota: plan.dailyQuota } } },
         });
         const key = await ApiKeys.issueDefault(tx, created.id, this.clock.now());
+        await Members.add(tx, created.id, created.id, "owner", this.clock.now());
         await within?.(tx, created);
         return { account: created, apiKey: key };
       });

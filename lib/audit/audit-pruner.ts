@@ -1,4 +1,5 @@
 import type { AuditStore } from "./audit-store.ts";
+import { logLine } from "../log/log.ts";
 
 const DAY_MS = 86_400_000;
 export const AUDIT_PRUNE_BATCH = 500;
@@ -30,7 +31,7 @@ export class AuditPruner {
     const before = now() - days * DAY_MS;
     let removed = 0;
     for (let n = batch; n === batch; removed += n) n = await store.prune(before, batch);
-    if (removed > 0) (this.options.log ?? console.log)(JSON.stringify({ event: "audit_pruned", removed, before: new Date(before).toISOString() }));
+    if (removed > 0) (this.options.log ?? logLine)(JSON.stringify({ event: "audit_pruned", removed, before: new Date(before).toISOString() }));
     return removed;
   }
 
@@ -38,7 +39,7 @@ export class AuditPruner {
     const tick = () => {
       this.running ??= this.pruneOnce()
         .catch((error: unknown) => {
-          (this.options.log ?? console.error)(JSON.stringify({ event: "audit_prune_error", error: String(error) }));
+          (this.options.log ?? logLine)(JSON.stringify({ event: "audit_prune_error", error: String(error) }));
           return 0;
         })
         .finally(() => (this.running = null));

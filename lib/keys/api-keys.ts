@@ -7,7 +7,10 @@ import { generateApiKey, hashApiKey } from "./api-key.ts";
 import { keyErrors } from "./key-errors.ts";
 import { ALL_SCOPES, scopesOf, storedScopes, type Scope } from "./scopes.ts";
 
-/** How many keys an account may hold (revoked ones included: they stay listed). */
+/**
+ * How many live keys an account may hold: revoked keys and keys past their expiry (a roll's grace included) stay
+ * listed but do not count. A roll replaces a key, so it is allowed at the limit.
+ */
 export const MAX_KEYS = 50;
 export const DEFAULT_GRACE_SECONDS = 86_400;
 export const MAX_GRACE_SECONDS = 604_800;
@@ -113,7 +116,8 @@ export class ApiKeys {
     const now = audit.at;
     const row = await this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`UPDATE "account" SET "id" = "id" WHERE "id" = ${accountId}`;
-      if ((await tx.apiKey.count({ where: { accountId } })) >= MAX_KEYS) throw keyErrors.tooMany(MAX_KEYS);
+      const live = await tx.apiKey.count({ where: { accountId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date(now) } }] } });
+      if (live >= MAX_KEYS) throw keyErrors.tooMany(MAX_KEYS);
       const created = await tx.apiKey.create({
         data: {
           ...ApiKeys.secretColumns(key),
@@ -143,23 +147,39 @@ export class ApiKeys {
   }
 
   /**
-   * A new key with the old one's name, scopes and expiry; the old one keeps working for `graceSeconds`
-   * (never longer than it would have anyway).
+   * A new key with the old one's name, scopes and expiry (the expiry its creator chose); the old one keeps working
+   * for `graceSeconds` (never longer than it would have anyway). Only a working key that was never rolled can be:
+   * a revoked, expired or already rolled one answers key_not_rollable. The old key is claimed by one conditional
+   * statement (`rolled_to` still empty, not revoked), so of two concurrent rolls one wins and the other is refused.
+   * No limit check: a roll replaces a key.
    */
   async roll(accountId: string, keyId: string, graceSeconds: number, grantor: readonly Scope[], audit: AuditSource, within?: WithinKeyWrite): Promise<IssuedKey> {
     const key = generateApiKey();
     const now = audit.at;
     const row = await this.prisma.$transaction(async (tx) => {
+      // The account's row first, as create does: key writes of one account queue here (and SQLite's transaction
+      // is a writer from its first statement).
+      await tx.$executeRaw`UPDATE "account" SET "id" = "id" WHERE "id" = ${accountId}`;
       const old = await tx.apiKey.findFirst({ where: { id: keyId, accountId } });
       if (!old) throw keyErrors.notFound();
-      if (old.revokedAt !== null) throw keyErrors.revoked();
       ApiKeys.mayGrant(grantor, scopesOf(old.scopes));
+      if (old.revokedAt !== null) throw keyErrors.revoked();
+      const newId = newKeyId();
+      const claimed = await tx.apiKey.updateMany({ where: { id: old.id, rolledTo: null, revokedAt: null }, data: { rolledTo: newId } });
+      if (claimed.count !== 1) {
+        const state = await tx.apiKey.findUnique({ where: { id: old.id }, select: { rolledTo: true } });
+        throw state?.rolledTo ? keyErrors.rolled(state.rolledTo) : keyErrors.revoked();
+      }
+      // Checked after the claim so an expired key that was rolled says so (its grace ended); the claim is undone
+      // with the rest of the transaction.
+      if (old.expiresAt !== null && old.expiresAt.getTime() <= now) throw keyErrors.expired(old.expiresAt.getTime());
       const graceEnds = now + graceSeconds * 1000;
       const oldExpiry = old.expiresAt === null || old.expiresAt.getTime() > graceEnds ? new Date(graceEnds) : old.expiresAt;
       // A roll's end of grace is an expiry like any other: the old key answers api_key_expired from then on.
       await tx.apiKey.update({ where: { id: old.id }, data: { expiresAt: oldExpiry, sealed: null } });
+      // The old key was never rolled, so its expiry is still the one its creator chose.
       const created = await tx.apiKey.create({
-        data: { ...ApiKeys.secretColumns(key), id: newKeyId(), accountId, name: old.name, scopes: old.scopes, createdAt: new Date(now), expiresAt: old.expiresAt },
+        data: { ...ApiKeys.secretColumns(key), id: newId, accountId, name: old.name, scopes: old.scopes, createdAt: new Date(now), expiresAt: old.expiresAt },
       });
       await recordAudit(tx, { accountId, ...audit, action: "key.rolled", changes: { id: old.id, name: old.name, new_id: created.id, grace_seconds: graceSeconds } });
       await within?.(tx, { accountId, name: old.name, oldKeyUntil: oldExpiry.getTime() });
@@ -188,9 +208,11 @@ export class ApiKeys {
    * The carried-over key's value, once: the sealed copy is emptied in the same statement that reads it, so two
    * concurrent reveals cannot both have it. Null when there is none (any more).
    */
-  async reveal(accountId: string, keyId: string): Promise<string | null> {
+  async reveal(accountId: string, keyId: string, grantor: readonly Scope[]): Promise<string | null> {
     const row = await this.rowOf(accountId, keyId);
     if (row.sealed === null || row.revokedAt !== null) return null;
+    // Seeing a key is holding its powers: only who could have made it may.
+    ApiKeys.mayGrant(grantor, scopesOf(row.scopes));
     const taken = await this.prisma.apiKey.updateMany({ where: { id: row.id, sealed: row.sealed }, data: { sealed: null } });
     return taken.count === 1 ? this.vault.decrypt(row.sealed) : null;
   }

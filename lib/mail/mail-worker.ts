@@ -4,6 +4,7 @@ import type { OutboxStore, MailRow } from "./outbox-store.ts";
 import { renderMail } from "./render.ts";
 import { isMailKind } from "./templates/content.ts";
 import type { MailTransport } from "./transport.ts";
+import { logLine } from "../log/log.ts";
 
 export interface MailWorkerOptions {
   store: OutboxStore;
@@ -44,7 +45,7 @@ export class MailWorker {
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: MailWorkerOptions) {
-    this.log = options.log ?? console.log;
+    this.log = options.log ?? logLine;
   }
 
   start(): void {

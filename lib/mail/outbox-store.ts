@@ -31,6 +31,11 @@ export class OutboxStore {
     return id;
   }
 
+  /** Mail not yet sent nor given up on. */
+  pending(): Promise<number> {
+    return this.prisma.mailMessage.count({ where: { status: "pending" } });
+  }
+
   /** Ids of pending rows due at `now` and held by no live lease, the longest waiting first. */
   async due(now: number, limit: number): Promise<string[]> {
     const rows = await this.prisma.mailMessage.findMany({

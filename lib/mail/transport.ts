@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer, { type SendMailOptions } from "nodemailer";
 import type { MailSettings } from "./mail-env.ts";
+import { logLine } from "../log/log.ts";
 
 export interface OutgoingMail {
   id: string;
@@ -26,7 +27,7 @@ export interface MailTransport {
 }
 
 /** The SMTP server of SMTP_URL; without it, .eml files under MAIL_DIR. */
-export function createMailTransport(settings: MailSettings, log: (line: string) => void = console.log): MailTransport {
+export function createMailTransport(settings: MailSettings, log: (line: string) => void = logLine): MailTransport {
   const domain = settings.from.match(/@([^>\s]+)/)?.[1] ?? "localhost";
   const message = (mail: OutgoingMail): SendMailOptions => ({
     from: settings.from,

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "../db/prisma.ts";
 import type { QuotaClock } from "../quota/clock.ts";
 import { describeDevice } from "./user-agent.ts";
+import { roleSchema, type Role } from "../members/roles.ts";
 
 // Not server-only: Accounts ends sessions when a password changes, and it runs in the admin command line too.
 
@@ -14,12 +15,14 @@ export interface SessionSummary {
   current: boolean;
 }
 
-/** The signed-in browser's session and its account. */
+/** The signed-in browser's session: who signed in, and the account they work in (with their role there). */
 export interface SignedInSession {
   id: string;
+  user: { id: string; email: string };
   accountId: string;
   email: string;
   plan: string;
+  role: Role;
 }
 
 // Recording every request would turn each page's reads into a write.
@@ -77,7 +80,9 @@ export class Sessions {
   async signedIn(tokenHash: string, userAgent: () => Promise<string | null>): Promise<SignedInSession | null> {
     const row = await this.prisma.session.findUnique({
       where: { sessionToken: tokenHash },
-      include: { user: { select: { email: true, planName: true } } },
+      include: {
+        user: { select: { email: true, memberships: { select: { accountId: true, role: true, account: { select: { email: true, planName: true } } } } } },
+      },
     });
     const now = this.clock.now();
     if (!row || row.expires.getTime() <= now) return null;
@@ -87,6 +92,26 @@ export class Sessions {
         data: { lastSeenAt: new Date(now), userAgent: row.userAgent ?? (await userAgent()) },
       });
     }
-    return { id: row.id, accountId: row.userId, email: row.user.email, plan: row.user.planName };
+    // The account switched to while still a member of it, else the user's own, else the first they belong to.
+    const { memberships } = row.user;
+    const active =
+      memberships.find((m) => m.accountId === row.activeAccountId) ?? memberships.find((m) => m.accountId === row.userId) ?? memberships[0];
+    if (!active) return null;
+    return {
+      id: row.id,
+      user: { id: row.userId, email: row.user.email },
+      accountId: active.accountId,
+      email: active.account.email,
+      plan: active.account.planName,
+      role: roleSchema.parse(active.role),
+    };
+  }
+
+  /** Makes this browser work in another account the user belongs to; false when they do not. */
+  async switchTo(sessionId: string, userId: string, accountId: string): Promise<boolean> {
+    const member = await this.prisma.accountMember.findUnique({ where: { accountId_userId: { accountId, userId } }, select: { role: true } });
+    if (!member) return false;
+    await this.prisma.session.update({ where: { id: sessionId, userId }, data: { activeAccountId: accountId } });
+    return true;
   }
 }

@@ -23,6 +23,8 @@ export interface BulkJob {
 export interface ActiveBulkJob {
   id: string;
   accountId: string;
+  /** The X-Request-Id of the request that submitted the job: the workers' log lines about it carry it. */
+  requestId: string | null;
   urlsCompleted: number;
   createdAt: number;
 }
@@ -32,6 +34,8 @@ export interface QueuedBulkUrl {
   jobId: string;
   accountId: string;
   countUrl: string;
+  /** Its job's submitting request (see ActiveBulkJob); absent from URLs queued before it was kept. */
+  requestId?: string | null;
 }
 
 /**
@@ -56,7 +60,7 @@ export type BulkCompletion = "completed" | "quota_exhausted" | "already_done";
 export interface BulkStore {
   /** Stores the job and its URLs in one transaction; answers the queued URLs, in submission order. */
   create(
-    job: { id: string; accountId: string; createdAt: number; networks?: readonly NetworkId[] | null; name?: string | null },
+    job: { id: string; accountId: string; createdAt: number; networks?: readonly NetworkId[] | null; name?: string | null; requestId?: string | null },
     urls: { url: string; countUrl: string }[],
   ): Promise<QueuedBulkUrl[]>;
   /**
@@ -80,7 +84,7 @@ export interface BulkStore {
   /** Jobs with queued URLs that are not paused at `now`, oldest first. */
   active(now: number): Promise<ActiveBulkJob[]>;
   /** A job's queued URLs after `afterId`, in submission order. */
-  queued(job: { id: string; accountId: string }, afterId: number, limit: number): Promise<QueuedBulkUrl[]>;
+  queued(job: { id: string; accountId: string; requestId?: string | null }, afterId: number, limit: number): Promise<QueuedBulkUrl[]>;
   /**
    * Counts the URL against the day's quota and stores its counts in one transaction: each URL is answered
    * and counted once, and nothing changes when the quota is used up. A completed URL spent exactly one query,
@@ -93,4 +97,6 @@ export interface BulkStore {
   resume(whose: { accountId: string } | { planName: string }): Promise<void>;
   /** Removes jobs completed before `completedBefore`, and jobs never completed that were created before `createdBefore`. */
   deleteExpired(completedBefore: number, createdBefore: number): Promise<number>;
+  /** URLs queued in jobs not yet completed (paused jobs' included) and not yet counted. */
+  waitingUrls(): Promise<number>;
 }

@@ -1,4 +1,7 @@
-/** The request log's rows (table request_log, owned by service/requests): one per API request of an account. */
+/**
+ * The request log's rows (owned by service/requests): one per API request of an account, stored in chunks
+ * (table request_log_chunk: see request-chunks.ts).
+ */
 
 export interface RequestLogRow {
   /** `req_…`, sorting by time (see service/requests/request-id.ts). */
@@ -39,12 +42,23 @@ export interface RequestCursor {
   id: string;
 }
 
+/** Requests of one key (null: the dashboard's own calls) in one clock hour. */
+export interface KeyHour {
+  keyId: string | null;
+  /** Epoch milliseconds of the hour's start (UTC hours: every time zone's day is made of them, give or take a half). */
+  hour: number;
+  requests: number;
+  errors: number;
+}
+
 export interface RequestLogStore {
-  /** Adds rows in one transaction (one statement on PostgreSQL); a row of an account deleted meanwhile is skipped. */
+  /** Adds rows in one transaction (one statement on PostgreSQL); rows of an account deleted meanwhile are skipped. */
   insert(rows: readonly RequestLogRow[]): Promise<void>;
   /** The account's requests matching `filter`, newest first, after `before`, at most `limit`. */
   list(accountId: string, filter: RequestFilter, limit: number, before?: RequestCursor): Promise<RequestLogRow[]>;
   get(accountId: string, id: string): Promise<RequestLogRow | null>;
-  /** Deletes at most `limit` of the rows whose id sorts before `idBelow` (oldest first): how many went. */
+  /** The account's requests from `from` (included) to `to` (excluded), counted per key and hour. */
+  hourlyByKey(accountId: string, from: number, to: number): Promise<KeyHour[]>;
+  /** Deletes at most `limit` of the chunks whose requests all sort before `idBelow` (oldest first): how many went. */
   prune(idBelow: string, limit: number): Promise<number>;
 }

@@ -138,4 +138,6 @@ export interface TrackedStore {
   releaseLease(urlId: number, token: string): Promise<void>;
   /** How many URLs (of one account's, or of all) are due at `now`, and the most overdue one's due time. */
   backlog(accountId: string | null, now: number): Promise<{ due: number; oldestDueAt: number | null }>;
+  /** How many URLs are on the refresh schedule: those tracked by at least one account. */
+  scheduledUrls(): Promise<number>;
 }

@@ -7,7 +7,9 @@ import type { EndpointHealth } from "./endpoint-health.ts";
 import type { DeliveryTarget, EndpointStore } from "./endpoint-store.ts";
 import { webhookRequest } from "./payload.ts";
 import { createWebhookPoster, type WebhookPoster } from "./post-webhook.ts";
+import { countWebhookDelivery } from "../metrics/metrics.ts";
 import { nextAttemptAt } from "./retry-schedule.ts";
+import { logLine } from "../log/log.ts";
 
 interface Recording {
   settlement: Settlement;
@@ -82,7 +84,7 @@ export class DeliveryWorker {
   private stopped = true;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
-    this.log = options.log ?? console.log;
+    this.log = options.log ?? logLine;
     this.concurrency = options.concurrency ?? 16;
     this.perEndpoint = options.perEndpoint ?? 4;
     this.perAccount = options.perAccount ?? Math.max(1, Math.floor(this.concurrency / 2));
@@ -253,6 +255,9 @@ export class DeliveryWorker {
     let settled = new Set<string>();
     try {
       settled = await deliveries.settle(this.owner, batch.map((b) => b.settlement));
+      for (const { settlement } of batch) {
+        if (settled.has(settlement.delivery.id)) countWebhookDelivery(settlement.attempt.ok ? "delivered" : "failed");
+      }
       const ok = batch.filter((b) => settled.has(b.settlement.delivery.id) && b.settlement.attempt.ok);
       if (ok.length > 0) await health.succeeded([...new Set(ok.map((b) => b.target.id))], Math.max(...ok.map((b) => b.settlement.at)));
       for (const { settlement, target, type } of batch) {

@@ -1,5 +1,6 @@
 import type { Alerts } from "../../lib/alerts/alerts.ts";
 import type { PrismaClient } from "../../lib/db/prisma.ts";
+import { log } from "../../lib/log/log.ts";
 
 /** Jobs finished this recently and not yet told of are told of by the next sweep. */
 export const BULK_ALERT_LOOKBACK_MS = 24 * 3600_000;
@@ -57,7 +58,7 @@ export class BulkAlerts {
   /** Emits the events due now; never throws (a failed sweep is retried by the next). */
   sweep(): Promise<void> {
     this.sweeping ??= this.sweepOnce(this.now())
-      .catch((error: unknown) => console.error("bulk alerts: sweep failed, will retry", error))
+      .catch((error: unknown) => log.error({ event: "bulk_alerts_failed", err: error }, "bulk alerts: sweep failed, will retry"))
       .finally(() => (this.sweeping = null));
     return this.sweeping;
   }

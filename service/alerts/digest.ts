@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../../lib/db/unique-violation.ts";
 import type { Outbox } from "../../lib/mail/outbox.ts";
 import { addDays, quotaDay } from "../../lib/quota/day.ts";
 import { digestWeekDue } from "./digest-week.ts";
+import { log } from "../../lib/log/log.ts";
 
 const POLL_MS = 60_000;
 const PAGE = 100;
@@ -48,7 +49,7 @@ export class Digests {
   private poll(): Promise<void> {
     this.running ??= this.send(this.deps.now())
       .then(() => {})
-      .catch((error: unknown) => console.error("digest: will retry", error))
+      .catch((error: unknown) => log.error({ event: "digest_failed", err: error }, "digest: will retry"))
       .finally(() => (this.running = null));
     return this.running;
   }

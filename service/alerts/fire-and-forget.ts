@@ -1,3 +1,4 @@
+import { log } from "../../lib/log/log.ts";
 /**
  * Emissions that must never slow or fail what caused them: started, not awaited, errors logged. `settled()`
  * lets a test (or a clean stop) wait for the ones under way.
@@ -9,7 +10,7 @@ export class Background {
 
   run(work: () => Promise<unknown>): void {
     const task = work()
-      .catch((error: unknown) => console.error(`${this.what} failed`, error))
+      .catch((error: unknown) => log.error({ event: "alert_failed", what: this.what, err: error }))
       .finally(() => this.pending.delete(task));
     this.pending.add(task);
   }

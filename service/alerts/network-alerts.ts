@@ -2,6 +2,7 @@ import type { Alerts } from "../../lib/alerts/alerts.ts";
 import type { PrismaClient } from "../../lib/db/prisma.ts";
 import { isUniqueViolation } from "../../lib/db/unique-violation.ts";
 import type { NetworkHealthEntry } from "../networks/health.ts";
+import { log } from "../../lib/log/log.ts";
 
 /** A network's change of state is told once it has lasted this long (a blip is not an incident). */
 export const INCIDENT_AFTER_MS = 10 * 60_000;
@@ -51,7 +52,7 @@ export class NetworkAlerts {
 
   private poll(): Promise<void> {
     this.running ??= this.check(this.now())
-      .catch((error: unknown) => console.error("network alerts: check failed, will retry", error))
+      .catch((error: unknown) => log.error({ event: "network_alerts_failed", err: error }, "network alerts: check failed, will retry"))
       .finally(() => (this.running = null));
     return this.running;
   }

@@ -8,6 +8,7 @@ import type { TrackedStore } from "../../lib/store/tracked.ts";
 import { Background } from "./fire-and-forget.ts";
 import { emptyTotals, observe, SPIKE_WINDOW_HOURS, type Step } from "./url-totals.ts";
 import { WatchIndex } from "./watch-index.ts";
+import { log } from "../../lib/log/log.ts";
 
 /** An account's spike thresholds. */
 interface Thresholds {
@@ -103,7 +104,7 @@ export class TrackedAlerts {
     if (waiting) waiting.push(pending);
     else this.unseeded.set(urlId, [pending]);
     this.seeding ??= this.seed()
-      .catch((error: unknown) => console.error("tracked URL alerts: recent totals not read", error))
+      .catch((error: unknown) => log.error({ event: "tracked_alerts_failed", err: error }, "tracked URL alerts: recent totals not read"))
       .finally(() => (this.seeding = null));
   }
 
@@ -122,7 +123,7 @@ export class TrackedAlerts {
     this.refreshing = this.read(now)
       .catch((error: unknown) => {
         this.refreshedAt = -Infinity;
-        console.error("tracked URL alerts: tracked URLs not read, will retry", error);
+        log.error({ event: "tracked_alerts_failed", err: error }, "tracked URL alerts: tracked URLs not read, will retry");
       })
       .finally(() => (this.refreshing = null));
   }

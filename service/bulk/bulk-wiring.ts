@@ -6,6 +6,7 @@ import type { BulkCountDeps } from "./count-bulk-url.ts";
 import { BulkQueue } from "./queue.ts";
 import { BulkQueueWorker } from "./queue-worker.ts";
 import { BulkWorker } from "./worker.ts";
+import { log } from "../../lib/log/log.ts";
 
 /** Without Redis: workers take queued URLs straight from the database; a submission wakes this process's. */
 export function pollingBulk(env: Env, options: RuntimeOptions, deps: BulkCountDeps) {
@@ -48,7 +49,7 @@ export function queueBulk(env: Env, options: RuntimeOptions, deps: BulkCountDeps
         await queue.enqueue(urls);
       } catch (error) {
         // The job is stored: a worker's sweep enqueues it once Redis answers again.
-        console.error(`bulk job ${urls[0]?.jobId} could not be enqueued now; the workers will pick it up`, error);
+        log.error({ event: "bulk_enqueue_failed", bulk_id: urls[0]?.jobId, err: error }, "the bulk job could not be enqueued now; the workers will pick it up");
       }
     },
     async close() {

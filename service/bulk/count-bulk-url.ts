@@ -8,7 +8,9 @@ import type { BulkStore, QueuedBulkUrl } from "../../lib/store/bulk.ts";
 import { networksResult } from "../v2/network-objects.ts";
 import type { JobNetworks } from "./job-networks.ts";
 import type { HistoryRecorder } from "../history/recorder.ts";
+import { countBulkUrlOutcome } from "../../lib/metrics/metrics.ts";
 import type { QuotaAlerts } from "../alerts/quota-alerts.ts";
+import { log } from "../../lib/log/log.ts";
 
 export interface BulkCountDeps {
   store: Pick<Store, "accounts" | "usage" | "bulk">;
@@ -35,6 +37,13 @@ export type BulkUrlOutcome = { kind: "done" } | { kind: "paused"; until: number 
  * there first.
  */
 export async function countBulkUrl(deps: BulkCountDeps, item: QueuedBulkUrl): Promise<BulkUrlOutcome> {
+  const outcome = await countOne(deps, item);
+  countBulkUrlOutcome(outcome.kind);
+  if (log.enabled("debug")) log.debug({ event: "bulk_url", bulk_id: item.jobId, request_id: item.requestId, url_id: item.id, outcome: outcome.kind });
+  return outcome;
+}
+
+async function countOne(deps: BulkCountDeps, item: QueuedBulkUrl): Promise<BulkUrlOutcome> {
   const { store, counts, clock, quota, plans } = deps;
   const planOf = () => plans.get(item.accountId, () => store.accounts.plan(item.accountId));
   const plan = await planOf();
@@ -92,6 +101,6 @@ export async function deleteExpiredBulkJobs(bulk: BulkStore, retentionDays: numb
     const retention = retentionDays * 24 * HOUR;
     await bulk.deleteExpired(now - retention, now - retention - INCOMPLETE_GRACE_MS);
   } catch (error) {
-    console.error("bulk worker: retention cleanup failed", error);
+    log.error({ event: "bulk_retention_failed", err: error }, "bulk worker: retention cleanup failed");
   }
 }

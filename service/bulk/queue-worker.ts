@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import { countBulkUrl, deleteExpiredBulkJobs, type BulkCountDeps } from "./count-bulk-url.ts";
 import { BULK_QUEUE, bullPrefix } from "../../lib/redis/account-keys.ts";
 import type { BulkQueue, BulkUrlJobData } from "./queue.ts";
+import { log } from "../../lib/log/log.ts";
 
 export interface BulkQueueWorkerOptions extends BulkCountDeps {
   queue: BulkQueue;
@@ -54,7 +55,7 @@ export class BulkQueueWorker {
       // A URL held by a dead worker goes back to the queue however often that happens: it is never lost.
       maxStalledCount: Number.MAX_SAFE_INTEGER,
     });
-    this.worker.on("error", (error) => console.error("bulk worker:", error.message));
+    this.worker.on("error", (error) => log.error({ event: "bulk_worker_error", err: error }));
     this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_MS);
     this.cleanupTimer = setInterval(() => void deleteExpiredBulkJobs(options.store.bulk, options.retentionDays), HOUR);
     void this.sweep();
@@ -71,7 +72,11 @@ export class BulkQueueWorker {
   }
 
   private async process(job: Job<BulkUrlJobData>, token: string | undefined): Promise<void> {
-    const outcome = await countBulkUrl(this.options, job.data);
+    const outcome = await countBulkUrl(this.options, job.data).catch((error: unknown) => {
+      // BullMQ retries it; the line says which job and which request it came from.
+      log.error({ event: "bulk_worker_error", bulk_id: job.data.jobId, request_id: job.data.requestId, err: error });
+      throw error;
+    });
     if (outcome.kind === "paused") {
       // Waits, still queued, for the quota to reset; a raised plan brings it back sooner (see sweep).
       await job.moveToDelayed(outcome.until, token);
@@ -113,7 +118,7 @@ export class BulkQueueWorker {
       this.swept = true;
       this.lastSweepAt = now;
     } catch (error) {
-      console.error("bulk worker: sweep failed, will retry", error);
+      log.error({ event: "bulk_sweep_failed", err: error }, "bulk worker: sweep failed, will retry");
     }
   }
 }

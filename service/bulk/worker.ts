@@ -1,6 +1,7 @@
 import { setImmediate } from "node:timers/promises";
 import type { QueuedBulkUrl } from "../../lib/store/bulk.ts";
 import { countBulkUrl, deleteExpiredBulkJobs, type BulkCountDeps } from "./count-bulk-url.ts";
+import { log } from "../../lib/log/log.ts";
 
 export interface BulkWorkerOptions extends BulkCountDeps {
   /** URLs counted at the same time (each asks every network in parallel). */
@@ -136,13 +137,13 @@ export class BulkWorker {
       // Drop the account's other URLs already taken: they wait with their paused jobs.
       if (outcome.kind === "paused") this.buffer = this.buffer.filter((i) => i.accountId !== item.accountId);
     } catch (error) {
-      this.failed(error);
+      this.failed(error, item);
     }
   }
 
   /** The URL stays queued; pausing briefly keeps a database outage from turning into a busy loop. */
-  private failed(error: unknown): void {
-    console.error("bulk worker: will retry", error);
+  private failed(error: unknown, item?: QueuedBulkUrl): void {
+    log.error({ event: "bulk_worker_error", bulk_id: item?.jobId, request_id: item?.requestId, err: error }, "bulk worker: will retry");
     this.errorPauseUntil = Date.now() + 1000;
   }
 

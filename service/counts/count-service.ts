@@ -4,6 +4,7 @@ import { keyOf, type AnyNetworkValues, type NetworkId, type NetworkKey } from ".
 import type { MoreNetworkName } from "../../lib/counts/more-networks.ts";
 import type { FacebookCounts, NetworkName } from "../../lib/counts/values.ts";
 import type { CallPurpose } from "../networks/guard.ts";
+import { countCacheLookup } from "../../lib/metrics/metrics.ts";
 import type { CacheEntry, CountCache } from "./cache.ts";
 import type { NetworkCacheEntry, NetworkCountCache } from "./network-cache.ts";
 import { NetworkCounter, type Network, type NetworkCount } from "./network-counter.ts";
@@ -108,8 +109,12 @@ export class CountService {
     const now = this.now();
     const ttl = ttlSeconds ?? this.options.defaultTtlSeconds;
     const cached = ttl > 0 ? await this.options.cache.get(url) : undefined;
-    if (cached && now < cached.expiresAt && now - cached.fetchedAt < ttl * 1000) return lookupOf(cached, "hit");
+    if (cached && now < cached.expiresAt && now - cached.fetchedAt < ttl * 1000) {
+      countCacheLookup("hit");
+      return lookupOf(cached, "hit");
+    }
     const fetched = await this.fetchShared(url);
+    countCacheLookup(fetched.stale.length > 0 ? "stale" : "miss");
     const entry: CacheEntry = { ...fetched, expiresAt: fetched.fetchedAt + this.cacheSeconds(fetched, ttl) * 1000 };
     if (ttl > 0) await this.options.cache.set(url, entry);
     return lookupOf(entry, ttl > 0 ? "miss" : "bypass");
@@ -178,7 +183,9 @@ export class CountService {
     const cached = ttl > 0 ? await this.options.networkCache.getMany(url, keys) : new Map<NetworkKey, NetworkCacheEntry>();
     const usable = (entry: NetworkCacheEntry | undefined) => entry !== undefined && now < entry.expiresAt && now - entry.fetchedAt < ttl * 1000;
     const missing = keys.filter((key) => !usable(cached.get(key)));
+    for (let i = keys.length - missing.length; i > 0; i--) countCacheLookup("hit");
     const counted = await Promise.all(missing.map((key) => this.counter(key).count(url, "live")));
+    for (const count of counted) countCacheLookup(count.staleAgeSeconds !== null ? "stale" : "miss");
     const fetchedAt = this.now();
     const fresh: ObservedValues = {};
     await Promise.all(

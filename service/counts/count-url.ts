@@ -2,6 +2,7 @@ import type { AccountContext } from "../../lib/store/accounts.ts";
 import { assertWhitelisted } from "../accounts/whitelist.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { apiErrors } from "../http/errors.ts";
+import { countQuotaRefusal } from "../../lib/metrics/metrics.ts";
 import type { ApiVersion } from "./count-object.ts";
 import type { CountLookup } from "./count-service.ts";
 
@@ -29,7 +30,10 @@ export async function paidQuery<T>(
   const { day, resetsAt } = deps.clock.today();
   const { dailyQuota } = account.plan;
   const used = await deps.quota.reserve(account.id, day, dailyQuota);
-  if (used === null) throw apiErrors.quotaExceeded(version, dailyQuota, resetsAt, deps.clock.timeZone);
+  if (used === null) {
+    countQuotaRefusal(account.plan.name);
+    throw apiErrors.quotaExceeded(version, dailyQuota, resetsAt, deps.clock.timeZone);
+  }
   // Its history starts before the networks are asked: what this query observes is its own.
   const askedAt = deps.clock.now();
   let result: T;

@@ -1,7 +1,8 @@
-import type { AnyNetworkValues, NetworkKey } from "../../lib/counts/all-networks.ts";
+import { idOf, type AnyNetworkValues, type NetworkKey } from "../../lib/counts/all-networks.ts";
 import type { KnownCountStore } from "../../lib/store/counts.ts";
 import type { CallPurpose, NetworkGuard } from "../networks/guard.ts";
 import type { UpstreamOutcome } from "../networks/upstream.ts";
+import { observeUpstream, type UpstreamOutcome as MetricOutcome } from "../../lib/metrics/metrics.ts";
 
 /** What asking one network about one URL gave. */
 export interface NetworkCount<V> {
@@ -59,13 +60,18 @@ export class NetworkCounter<K extends NetworkKey> {
     const { adapter, guard } = this.network;
     const admission = await guard.admit(url, purpose);
     const called = admission.refusal === null;
-    const outcome: UpstreamOutcome<AnyNetworkValues[K]> =
-      admission.refusal !== null
-        ? { ok: false, failure: "throttled", detail: admission.refusal, sandbox: false }
-        : // A fresh signal per call: combining one long-lived signal with per-call timeouts leaks in Node 20
-          // (nodejs/node#55351). Adapters time out on their own, which bounds shutdown.
-          await adapter.fetchCount(url, new AbortController().signal);
-    if (admission.refusal === null) await guard.record(admission.ticket, outcome);
+    let outcome: UpstreamOutcome<AnyNetworkValues[K]>;
+    if (admission.refusal !== null) {
+      outcome = { ok: false, failure: "throttled", detail: admission.refusal, sandbox: false };
+      observeUpstream(idOf(adapter.name), "skipped_budget");
+    } else {
+      const started = performance.now();
+      // A fresh signal per call: combining one long-lived signal with per-call timeouts leaks in Node 20
+      // (nodejs/node#55351). Adapters time out on their own, which bounds shutdown.
+      outcome = await adapter.fetchCount(url, new AbortController().signal);
+      observeUpstream(idOf(adapter.name), metricOutcome(outcome), (performance.now() - started) / 1000);
+      await guard.record(admission.ticket, outcome);
+    }
     if (outcome.ok) {
       await this.knownCounts.save(url, adapter.name, outcome.value, this.now());
       return { value: outcome.value, fresh: true, staleAgeSeconds: null, sandbox: outcome.sandbox, called };
@@ -77,4 +83,11 @@ export class NetworkCounter<K extends NetworkKey> {
     }
     return { value: null, fresh: false, staleAgeSeconds: null, sandbox: outcome.sandbox, called };
   }
+}
+
+/** A call's outcome as the upstream metric names it: a network with no count for the URL has answered. */
+function metricOutcome(outcome: UpstreamOutcome<unknown>): MetricOutcome {
+  if (outcome.ok || outcome.failure === "unreported") return "ok";
+  if (outcome.failure === "timeout" || outcome.failure === "throttled") return outcome.failure;
+  return "error";
 }

@@ -4,6 +4,7 @@ import type { ApiVersion } from "../counts/count-object.ts";
 import { SharecountError, UnavailableError, type ApiErrorCode } from "../../lib/errors.ts";
 import { WebhookError, type WebhookErrorCode } from "../../lib/webhooks/webhook-errors.ts";
 import { KeyError, type KeyErrorCode } from "../../lib/keys/key-errors.ts";
+import { log } from "../../lib/log/log.ts";
 
 /** One error of the API: its code (the wire's `Type`), a message for people, and its HTTP status. */
 export class ApiError extends SharecountError<ApiErrorCode> {
@@ -112,6 +113,7 @@ const KEY_STATUS: Record<KeyErrorCode, ContentfulStatusCode> = {
   too_many_keys: 400,
   insufficient_scope: 403,
   key_not_found: 404,
+  key_not_rollable: 409,
 };
 
 /**
@@ -126,6 +128,6 @@ export function toApiError(error: unknown): ApiError {
   }
   if (error instanceof KeyError) return new ApiError(error.code, KEY_STATUS[error.code], error.message);
   if (error instanceof UnavailableError || isRedisUnavailableError(error)) return apiErrors.serviceUnavailable();
-  console.error("unexpected error while answering a request", error);
+  log.error({ event: "unexpected_error", err: error }, "unexpected error while answering a request");
   return apiErrors.internal();
 }

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { Duplex } from "node:stream";
 import { isHostHeader } from "../../lib/urls/host-header.ts";
 import { apiErrors, type ApiError } from "./errors.ts";
+import { assignRequestId } from "./x-request-id.ts";
 
 /**
  * The path and query of a request target. Origin-form (`/v1.0/?url=…`) as is; absolute-form
@@ -110,6 +111,7 @@ function requestProblem(req: http.IncomingMessage): string | null {
 /** The HTTP server every entry point (and the tests) serves through. */
 export function createHttpServer(listener: http.RequestListener): http.Server {
   const handle: http.RequestListener = (req, res) => {
+    assignRequestId(req, res);
     lingerAfterAnswer(req, res);
     const problem = requestProblem(req);
     if (problem !== null) return answer(res, apiErrors.badRequest(problem));

@@ -31,7 +31,7 @@ export interface Answer<Body extends string | StreamedBody = string> {
 /** The key travels in the query string, never in a cookie, so any origin may read every answer. */
 const ANY_ORIGIN: HeaderRecord = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "X-Quota-Remaining, X-Sharecount-Cache, X-Sharecount-Stale, X-Sharecount-Sandbox, Retry-After",
+  "Access-Control-Expose-Headers": "X-Quota-Remaining, X-Sharecount-Cache, X-Sharecount-Stale, X-Sharecount-Sandbox, X-Request-Id, Retry-After",
 };
 
 interface SendOptions {

@@ -5,6 +5,7 @@ import type { ApiDeps } from "../api-deps.ts";
 import type { Endpoint } from "./endpoint.ts";
 import { apiErrors, toApiError } from "./errors.ts";
 import { canonicalPath } from "./paths.ts";
+import { setRoute } from "./route-label.ts";
 import { sendError, toResponse, type StreamedBody } from "./respond.ts";
 import { domainWhitelistHandler, quotaHandler, statusHandler, usageHandler } from "../routes/account.ts";
 import { retrieveBulkHandler, submitBulkHandler } from "../routes/bulk.ts";
@@ -51,11 +52,13 @@ export interface ApiRoutes {
   requestLog: RequestLog | null;
 }
 
-/** A Hono handler answering with an endpoint: the request it reads is Node's own. */
+/** A Hono handler answering with an endpoint: the request it reads is Node's own, labelled with the route's pattern. */
 const viaHono =
-  (answer: Endpoint<string | StreamedBody>): Handler<{ Bindings: HttpBindings }> =>
-  async (c) =>
-    toResponse(await answer(c.env.incoming));
+  (pattern: string, answer: Endpoint<string | StreamedBody>): Handler<{ Bindings: HttpBindings }> =>
+  async (c) => {
+    setRoute(c.env.incoming, pattern);
+    return toResponse(await answer(c.env.incoming));
+  };
 
 export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   const counts10 = countsHandler(deps, "1.0");
@@ -79,12 +82,15 @@ export function createApiRoutes(deps: ApiDeps): ApiRoutes {
   // A POST handler reads its body itself, as a stream bounded by BULK_MAX_BODY_BYTES (see bulk/body/read-body.ts).
   const route = (path: string, handlers: { GET?: Endpoint<string | StreamedBody>; POST?: Endpoint; PUT?: Endpoint; PATCH?: Endpoint; DELETE?: Endpoint }) => {
     const allow = Object.keys(handlers).join(", ");
-    if (handlers.GET) app.get(path, viaHono(handlers.GET));
-    if (handlers.POST) app.post(path, viaHono(handlers.POST));
-    if (handlers.PUT) app.put(path, viaHono(handlers.PUT));
-    if (handlers.PATCH) app.patch(path, viaHono(handlers.PATCH));
-    if (handlers.DELETE) app.delete(path, viaHono(handlers.DELETE));
-    app.all(path, () => toResponse(sendError(apiErrors.methodNotAllowed(allow))));
+    if (handlers.GET) app.get(path, viaHono(path, handlers.GET));
+    if (handlers.POST) app.post(path, viaHono(path, handlers.POST));
+    if (handlers.PUT) app.put(path, viaHono(path, handlers.PUT));
+    if (handlers.PATCH) app.patch(path, viaHono(path, handlers.PATCH));
+    if (handlers.DELETE) app.delete(path, viaHono(path, handlers.DELETE));
+    app.all(path, (c) => {
+      setRoute(c.env.incoming, path);
+      return toResponse(sendError(apiErrors.methodNotAllowed(allow)));
+    });
   };
 
   for (const version of ["1.0", "1.1"] as ApiVersion[]) {

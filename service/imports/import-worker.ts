@@ -3,6 +3,7 @@ import { PollingLoop } from "../tracking/polling-loop.ts";
 import type { UrlImport } from "../../lib/store/imports.ts";
 import { ImportStopped } from "./import-error.ts";
 import { IMPORT_TIME_LIMIT_MS, runImport, type ImportDeps } from "./run-import.ts";
+import { log } from "../../lib/log/log.ts";
 
 /** Imports one worker runs at once (of different accounts: the store hands out one per account at a time). */
 export const IMPORTS_PER_WORKER = 16;
@@ -57,7 +58,7 @@ export class ImportWorker {
           else await this.deps.store.imports.release(entry.id, this.token, this.deps.now());
         } catch (error) {
           // Left running: its lease runs out and it is tried again, up to its attempts.
-          console.error(`import ${entry.id} failed`, error);
+          log.error({ event: "import_failed", import_id: entry.id, err: error });
         } finally {
           clearTimeout(limit);
           clearInterval(watch);
@@ -74,7 +75,7 @@ export class ImportWorker {
     try {
       if ((await this.deps.store.imports.get(entry.accountId, entry.id))?.status === "cancelled") stop.abort(new ImportStopped("cancelled"));
     } catch (error) {
-      console.error(`import ${entry.id}: could not look for a cancel`, error);
+      log.error({ event: "import_cancel_check_failed", import_id: entry.id, err: error });
     }
   }
 }

@@ -1,3 +1,4 @@
+import { log } from "../../lib/log/log.ts";
 /** How often the keys used meanwhile are stamped: last_used_at stays within a minute of the truth. */
 export const LAST_USED_FLUSH_MS = 30_000;
 
@@ -33,7 +34,7 @@ export class LastUsed {
     if (ids.length === 0) return this.flushing;
     this.flushing = this.flushing.then(() =>
       this.touch(ids, this.now()).catch((error: unknown) => {
-        console.error("could not stamp keys' last use; retrying with the next batch", error);
+        log.error({ event: "key_last_used_failed", err: error }, "could not stamp keys' last use; retrying with the next batch");
         for (const id of ids) this.keyUsed(id);
       }),
     );

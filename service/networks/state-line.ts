@@ -1,3 +1,4 @@
+import { log } from "../../lib/log/log.ts";
 /** One line per change of a network's state: what operators read to see why counts are null or stale. */
 export type NetworkStateLine =
   | {
@@ -14,4 +15,4 @@ export type NetworkStateLine =
   | { event: "network_state"; network: string; state: "credentials_rejected"; code?: number; detail?: string };
 
 /** The default sink: one JSON line, on stdout for a recovery and on stderr for trouble. */
-export const logLine = (line: NetworkStateLine) => (line.state === "recovered" ? console.log : console.error)(JSON.stringify(line));
+export const logLine = (line: NetworkStateLine) => (line.state === "recovered" ? log.info(line) : log.warn(line));

@@ -39,7 +39,7 @@ export const OPERATION_SCOPES: Record<string, Scope | null> = {
   "GET /v2/audit": "account:read",
   "GET /v2/requests": "account:read",
   "GET /v2/requests/{id}": "account:read",
-  "GET /v2/account/export": "account:read",
+  "GET /v2/account/export": "account:write",
   "GET /v2/webhooks": "account:read",
   "GET /v2/webhooks/{id}": "account:read",
   "GET /v2/webhooks/{id}/deliveries": "account:read",

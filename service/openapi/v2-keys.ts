@@ -22,7 +22,7 @@ export function registerKeyPaths(path: (config: RouteConfig) => void, security: 
     request: { query: keyQuerySchema, body: body(keyCreateBodySchema) },
     responses: {
       201: json(issuedKeySchema, "The key, with its value"),
-      ...v2Refusals({ 400: `\`invalid_body\`: not this shape, or an expiry in the past; \`too_many_keys\`: the account has ${MAX_KEYS} keys already`, 403: GRANTS, ...BODY }),
+      ...v2Refusals({ 400: `\`invalid_body\`: not this shape, or an expiry in the past; \`too_many_keys\`: the account has ${MAX_KEYS} live keys already (revoked and expired ones do not count)`, 403: GRANTS, ...BODY }),
     },
   });
   route({
@@ -53,7 +53,7 @@ export function registerKeyPaths(path: (config: RouteConfig) => void, security: 
     request: { params: keyId, query: keyQuerySchema, body: { ...body(keyRollBodySchema), required: false } },
     responses: {
       201: json(issuedKeySchema, "The new key, with its value"),
-      ...v2Refusals({ 400: "`invalid_body`: not this shape; `invalid_parameter`: the key is revoked", 403: GRANTS, 404: NOT_FOUND, ...BODY }),
+      ...v2Refusals({ 400: "`invalid_body`: not this shape", 403: GRANTS, 404: NOT_FOUND, 409: "`key_not_rollable`: the key is revoked, expired or already rolled (roll its replacement)", ...BODY }),
     },
   });
 }

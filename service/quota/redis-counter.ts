@@ -5,6 +5,7 @@ import type { BulkCompletion, BulkStore, BulkUrlResult, QueuedBulkUrl } from "..
 import { perTick } from "../../lib/store/per-tick.ts";
 import type { UsageStore } from "../../lib/store/usage.ts";
 import type { QuotaCounter } from "./counter.ts";
+import { log } from "../../lib/log/log.ts";
 
 /**
  * A day's counter is a hash: `n` queries counted, `at` the time (Redis's clock, ms) of the last one.
@@ -250,7 +251,7 @@ export class RedisQuotaCounter implements QuotaCounter {
     );
     await Promise.all(
       [...rows].map(([key, total]) =>
-        this.scripts.quotaRaise(key, total).catch((error: unknown) => console.error(`quota counter ${key}: raise failed`, error)),
+        this.scripts.quotaRaise(key, total).catch((error: unknown) => log.error({ event: "quota_raise_failed", key, err: error })),
       ),
     );
     return batch.map((r, i) => (totals[i] === null ? null : r.used));

@@ -3,6 +3,7 @@ import { QuotaClock } from "../../lib/quota/clock.ts";
 import type { RefusedDay } from "../../lib/store/usage.ts";
 import { apiErrors, ApiError } from "../http/errors.ts";
 import { countingRefusals, RefusalCounter, refusalReason } from "./refusals.ts";
+import { log } from "../../lib/log/log.ts";
 
 /** A usage store that records each batch it is given, and fails while `failing` is set. */
 function fakeUsage() {
@@ -79,7 +80,7 @@ describe("RefusalCounter", () => {
   it("keeps the counts of a failed write, with those that came since, for the next one", async () => {
     const usage = fakeUsage();
     const counter = new RefusalCounter(usage, FLUSH_MS);
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(log, "error").mockImplementation(() => {});
     usage.failing = true;
     counter.noteIfRefused("a", "2026-01-01", quotaError());
     await vi.advanceTimersByTimeAsync(FLUSH_MS);

@@ -2,6 +2,7 @@ import type { ErrorCode } from "../../lib/errors.ts";
 import { REFUSAL_REASONS, type RefusalReason, type RefusedDay, type UsageStore } from "../../lib/store/usage.ts";
 import type { QuotaClock } from "../../lib/quota/clock.ts";
 import { ApiError } from "../http/errors.ts";
+import { log } from "../../lib/log/log.ts";
 
 /** How long refusals wait in memory before they are written: short, so the usage page is near live. */
 export const REFUSAL_FLUSH_MS = 1_000;
@@ -84,7 +85,7 @@ export class RefusalCounter {
     try {
       await this.usage.addRefusals(batch);
     } catch (error) {
-      console.error(`refused queries of ${batch.length} account days could not be written${this.stopped ? "" : "; retrying"}`, error);
+      log.error({ event: "refusals_write_failed", account_days: batch.length, retrying: !this.stopped, err: error });
       for (const day of batch) this.add(day);
     }
   }

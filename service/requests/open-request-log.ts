@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Env } from "../../lib/env.ts";
+import { clientAddressResolver } from "../../lib/security/client-ip.ts";
 import type { RequestLogStore } from "../../lib/store/requests.ts";
 import { attributeRequest } from "./attribution.ts";
 import { RequestLogPruner } from "./pruner.ts";
@@ -20,11 +21,13 @@ export interface RequestLogKit {
  * rows of an earlier run still expire).
  */
 export function openRequestLog(
-  env: Pick<Env, "REQUEST_LOG" | "REQUEST_LOG_DAYS">,
+  env: Pick<Env, "REQUEST_LOG" | "REQUEST_LOG_DAYS" | "TRUSTED_PROXIES">,
   store: RequestLogStore,
   options: { worker: boolean; now: () => number },
 ): RequestLogKit {
-  const log = env.REQUEST_LOG === "on" ? new RequestLog(store, { now: options.now }) : null;
+  // Behind a load balancer the client is in X-Forwarded-For; without one the socket's address is read directly.
+  const clientAddress = env.TRUSTED_PROXIES.length > 0 ? clientAddressResolver(env.TRUSTED_PROXIES) : undefined;
+  const log = env.REQUEST_LOG === "on" ? new RequestLog(store, { now: options.now, clientAddress }) : null;
   const pruner = options.worker ? new RequestLogPruner(store, { days: env.REQUEST_LOG_DAYS, now: options.now }) : null;
   return {
     log,

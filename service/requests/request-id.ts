@@ -1,15 +1,12 @@
 import { randomBytes } from "node:crypto";
+import { timePart } from "../../lib/store/request-chunks.ts";
 
 /**
  * Request ids: `req_`, the request's time in 9 base-36 digits (until the year 5138), this process's tag and a
- * counter. They sort by time, so the pruner deletes by primary key (`id < idBefore(cutoff)`) and the table
- * needs no time index; the tag keeps processes writing the same millisecond apart.
+ * counter. They sort by time (lib/store/request-chunks.ts reads chunks and prunes by them); the tag keeps processes writing the same millisecond apart.
  */
-const TIME_DIGITS = 9;
 const processTag = randomBytes(6).toString("base64url").replace(/[-_]/g, "x").toLowerCase();
 let sequence = 0;
-
-const timePart = (time: number) => Math.max(0, Math.floor(time)).toString(36).padStart(TIME_DIGITS, "0");
 
 /** A batch's rows share a few milliseconds: each one's prefix is written once. */
 let last = { time: -1, prefix: "" };
@@ -19,8 +16,5 @@ export function requestId(time: number): string {
   sequence = (sequence + 1) % 1_679_616;
   return `${last.prefix}${sequence.toString(36).padStart(4, "0")}`;
 }
-
-/** Every id of a request made before `time` sorts below this. */
-export const idBefore = (time: number): string => `req_${timePart(time)}`;
 
 export const REQUEST_ID = /^req_[0-9a-z]{21}$/;

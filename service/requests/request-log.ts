@@ -3,6 +3,7 @@ import type { RequestLogRow, RequestLogStore } from "../../lib/store/requests.ts
 import { takeAttribution } from "./attribution.ts";
 import { requestId } from "./request-id.ts";
 import { cut, ipPrefix, loggedTarget, loggedUrl, MAX_USER_AGENT_LENGTH } from "./row-fields.ts";
+import { log } from "../../lib/log/log.ts";
 
 /** At most one insert per this many milliseconds per process. */
 export const REQUEST_LOG_FLUSH_MS = 100;
@@ -15,6 +16,8 @@ export interface Timers {
   clear(handle: unknown): void;
 }
 
+const socketAddress = (req: IncomingMessage) => req.socket.remoteAddress ?? "";
+
 const realTimers: Timers = {
   set: (run, ms) => setTimeout(run, ms).unref(),
   clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
@@ -22,6 +25,8 @@ const realTimers: Timers = {
 
 export interface RequestLogOptions {
   now: () => number;
+  /** The client's address (TRUSTED_PROXIES: see lib/security/client-ip.ts); the socket's when not given. */
+  clientAddress?: (req: IncomingMessage) => string;
   flushMs?: number;
   maxQueue?: number;
   timers?: Timers;
@@ -43,6 +48,7 @@ export class RequestLog {
   private readonly flushMs: number;
   private readonly maxQueue: number;
   private readonly timers: Timers;
+  private readonly clientAddress: (req: IncomingMessage) => string;
   /** Rows dropped because the queue was full. */
   dropped = 0;
   /** Rows lost to failed inserts. */
@@ -55,6 +61,7 @@ export class RequestLog {
     this.flushMs = options.flushMs ?? REQUEST_LOG_FLUSH_MS;
     this.maxQueue = options.maxQueue ?? REQUEST_LOG_MAX_QUEUE;
     this.timers = options.timers ?? realTimers;
+    this.clientAddress = options.clientAddress ?? socketAddress;
   }
 
   /** Rows waiting to be inserted. */
@@ -79,7 +86,7 @@ export class RequestLog {
     row.time = this.options.now() - row.durationMs;
     row.method = req.method ?? "GET";
     row.path = req.url ?? "/";
-    row.ip = req.socket.remoteAddress ?? "";
+    row.ip = this.clientAddress(req);
     row.userAgent = req.headers["user-agent"] ?? null;
     this.queue.push(row);
     if (this.timer === null && this.writing === null) this.schedule();
@@ -95,7 +102,7 @@ export class RequestLog {
 
   private async write(): Promise<void> {
     if (this.dropped > this.droppedReported) {
-      console.warn(`request log: ${this.dropped - this.droppedReported} requests not logged (more than ${this.maxQueue} waiting)`);
+      log.warn({ event: "request_log_dropped", dropped: this.dropped - this.droppedReported, max_queue: this.maxQueue }, "requests not logged: too many waiting");
       this.droppedReported = this.dropped;
     }
     const batch = this.queue;
@@ -105,7 +112,7 @@ export class RequestLog {
     this.writing = this.store.insert(finishBatch(batch)).catch((error: unknown) => {
       this.failed += batch.length;
       // The message only: a driver's error may quote the statement's values.
-      console.error(`request log: ${batch.length} rows could not be written: ${error instanceof Error ? error.message.split("\n")[0] : "unknown error"}`);
+      log.error({ event: "request_log_write_failed", rows: batch.length, err: error });
     });
     await this.writing;
     this.writing = null;

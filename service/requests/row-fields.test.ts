@@ -22,6 +22,21 @@ describe("what a request log row keeps", () => {
     expect(loggedUrl("limit=5")).toBeNull();
   });
 
+  it("removes a key sent twice encoded, in the query or inside the URL it names", () => {
+    const { query } = loggedTarget(`/v1.0/?api%255Fkey=SECRET1&url=${encodeURIComponent("https://a.example/u?api%5Fkey=SECRET2")}`);
+    expect(query).not.toMatch(/SECRET/);
+    expect(loggedUrl(query)).toBe("https://a.example/u");
+    // A URL's own escapes are kept: it is decoded once, as it was encoded.
+    expect(loggedUrl(loggedTarget(`/v1.0/?url=${encodeURIComponent("https://a.example/a%20b?q=%2F")}`).query)).toBe("https://a.example/a%20b?q=%2F");
+  });
+
+  it("replaces a key sent as a path segment, and keeps a bulk id of the same shape", () => {
+    const key = "0123456789abcdef0123456789abcdef01234567";
+    expect(loggedTarget(`/v2/keys/${key}?x=1`).path).toBe("/v2/keys/[redacted]");
+    expect(loggedTarget(`/v2/keys/${key}/roll`).path).toBe("/v2/keys/[redacted]/roll");
+    expect(loggedTarget(`/v2/bulk/${key}`).path).toBe(`/v2/bulk/${key}`);
+  });
+
   it("bounds the query", () => {
     expect(loggedTarget(`/v1.0/?url=${"a".repeat(10_000)}`).query).toHaveLength(MAX_QUERY_LENGTH);
   });

@@ -16,13 +16,24 @@ const KEY_PARAM = /^api[-_]?key$/i;
 
 export const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
-function decoded(component: string): string {
+function decodedOnce(component: string): string {
   if (!component.includes("%") && !component.includes("+")) return component;
   try {
     return decodeURIComponent(component.replaceAll("+", " "));
   } catch {
     return component;
   }
+}
+
+/** Decoded until it no longer changes (a client may encode twice: `api%255Fkey`), three times at most. */
+function decoded(component: string): string {
+  let text = component;
+  for (let i = 0; i < 3; i++) {
+    const next = decodedOnce(text);
+    if (next === text) break;
+    text = next;
+  }
+  return text;
 }
 
 /** Whether `text` may hold `api` once decoded: spelled out, or with its first letter percent-encoded. */
@@ -38,7 +49,7 @@ function withoutKeys(query: string): string {
     if (KEY_PARAM.test(decoded(name).trim())) continue;
     // A value that is itself a URL with a key in its own query (`url=https%3A%2F%2F…%3Fapikey%3D…`) loses that too.
     if (eq !== -1 && MAY_NAME_KEY.test(part.slice(eq + 1)) && /api[-_]?key/i.test(decoded(part.slice(eq + 1)))) {
-      kept.push(`${name}=${encodeURIComponent(urlWithoutKeys(decoded(part.slice(eq + 1))))}`);
+      kept.push(`${name}=${encodeURIComponent(urlWithoutKeys(decodedOnce(part.slice(eq + 1))))}`);
       continue;
     }
     kept.push(part);
@@ -56,11 +67,14 @@ function urlWithoutKeys(url: string): string {
   return `${url.slice(0, start)}${rest ? `?${rest}` : ""}${hash === -1 ? "" : url.slice(hash)}`;
 }
 
-/** A request target's path, and its query string without keys (both bounded). */
+/** A path segment shaped like a key (40 hex digits): where a bulk id is not expected, a key sent by mistake. */
+const KEY_SEGMENT = /(?<!\/bulk)\/[0-9a-fA-F]{40}(?=\/|$)/g;
+
+/** A request target's path without key-shaped segments, and its query string without keys (both bounded). */
 export function loggedTarget(target: string): { path: string; query: string } {
   const start = target.indexOf("?");
-  if (start === -1) return { path: cut(target, MAX_PATH_LENGTH), query: "" };
-  return { path: cut(target.slice(0, start), MAX_PATH_LENGTH), query: cut(withoutKeys(target.slice(start + 1)), MAX_QUERY_LENGTH) };
+  const path = cut((start === -1 ? target : target.slice(0, start)).replace(KEY_SEGMENT, "/[redacted]"), MAX_PATH_LENGTH);
+  return { path, query: start === -1 ? "" : cut(withoutKeys(target.slice(start + 1)), MAX_QUERY_LENGTH) };
 }
 
 /**
@@ -71,7 +85,7 @@ export function loggedTarget(target: string): { path: string; query: string } {
 export function loggedUrl(query: string): string | null {
   for (const part of query.split("&")) {
     if (!part.startsWith("url=")) continue;
-    return cut(urlWithoutKeys(decoded(part.slice(4))), MAX_URL_LENGTH);
+    return cut(urlWithoutKeys(decodedOnce(part.slice(4))), MAX_URL_LENGTH);
   }
   return null;
 }

@@ -8,6 +8,7 @@ import { send } from "../http/respond.ts";
 import { bodyCanCarryKey, bulkBodyEvents } from "../bulk/body/read-body.ts";
 import { countsOf, jobAnswer, readJob } from "../bulk/read-job.ts";
 import { assertBulkAllowed, startSubmission, submitJob } from "../bulk/submit-job.ts";
+import { requestIdOf } from "../http/x-request-id.ts";
 
 /**
  * Other requests get a turn after each chunk of a body (at most 64 KiB from a socket: a few milliseconds of
@@ -58,7 +59,7 @@ export function submitBulkHandler(deps: ApiDeps, version: ApiVersion) {
 
     if (!account) throw apiErrors.missingApiKey();
     if (submission.over) throw apiErrors.bulkLimitExceeded(submission.limit);
-    const { bulkId, count } = await submitJob(deps, account, submission.urls, version);
+    const { bulkId, count } = await submitJob(deps, account, submission.urls, version, { requestId: requestIdOf(req) });
     return send(200, { count, bulk_id: bulkId });
   });
 }

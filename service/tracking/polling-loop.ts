@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { log } from "../../lib/log/log.ts";
 
 /**
  * A background loop of a worker process: runs `round` again at once while it finds work, otherwise after
@@ -42,7 +43,7 @@ export class PollingLoop {
       try {
         busy = await this.round();
       } catch (error) {
-        console.error(`${this.name} failed`, error);
+        log.error({ event: "loop_failed", loop: this.name, err: error });
       }
       if (!this.running) break;
       if (busy || this.woken) continue;

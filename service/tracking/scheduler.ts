@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { PollingLoop } from "./polling-loop.ts";
 import { refreshUrl, type RefreshDeps, type RefreshOutcome } from "./refresh-url.ts";
+import { log } from "../../lib/log/log.ts";
 
 export interface SchedulerOptions extends RefreshDeps {
   /** How many URL refreshes the networks' refresh budgets still allow now (the most generous network's). */
@@ -71,7 +72,7 @@ export class RefreshScheduler {
           result[await refreshUrl(this.options, item, token)]++;
         } catch (error) {
           // Left leased: it is taken again when the lease runs out.
-          console.error(`refresh of ${item.url} failed`, error);
+          log.error({ event: "refresh_failed", url: item.url, err: error });
         }
       }),
     );

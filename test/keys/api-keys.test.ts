@@ -7,6 +7,7 @@ import { ApiKeys, MAX_KEYS } from "../../lib/keys/api-keys.ts";
 import { KeyError } from "../../lib/keys/key-errors.ts";
 import { keyNotices } from "../../lib/keys/key-notices.ts";
 import { ALL_SCOPES } from "../../lib/keys/scopes.ts";
+import { grantableScopes } from "../../lib/members/roles.ts";
 import { KeyVault } from "../../lib/security/secrets.ts";
 import { accountMailHarness, ORIGIN } from "../support/account-mail.ts";
 import { postgresSkipReason, postgresStoreDatabase, sqliteStoreDatabase } from "../support/stores.ts";
@@ -76,6 +77,83 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
     expect(again.record.expiresAt).toBe(expiresAt);
   });
 
+  it.skipIf(skip)("a key is rolled once: rolling it again answers key_not_rollable, and its replacement keeps the creator's expiry", async () => {
+    const account = await h.account();
+    const expiresAt = now() + 48 * HOUR;
+    const old = await keys.create(account.id, { name: "CI", scopes: ["counts:read"], expiresAt }, ALL_SCOPES, source());
+    const first = await keys.roll(account.id, old.record.id, 3600, ALL_SCOPES, source());
+    expect(first.record.expiresAt).toBe(expiresAt);
+    // Still working through its grace, but rolled: a second roll would hand out a key that dies with the grace.
+    await expect(keys.roll(account.id, old.record.id, 3600, ALL_SCOPES, source())).rejects.toMatchObject({ code: "key_not_rollable", message: expect.stringContaining(first.record.id) });
+    // A grace of 0 rolls too, once: the old key is expired at once and cannot be rolled into a dead key.
+    const second = await keys.roll(account.id, first.record.id, 0, ALL_SCOPES, source());
+    expect(second.record.expiresAt).toBe(expiresAt);
+    expect((await keys.get(account.id, first.record.id)).expiresAt).toBe(now());
+    await expect(keys.roll(account.id, first.record.id, 0, ALL_SCOPES, source())).rejects.toMatchObject({ code: "key_not_rollable" });
+    // The chain goes on through the newest key, each with the creator's expiry.
+    expect((await keys.roll(account.id, second.record.id, 60, ALL_SCOPES, source())).record.expiresAt).toBe(expiresAt);
+    expect(await h.db.prisma.auditEvent.count({ where: { accountId: account.id, action: "key.rolled" } })).toBe(3);
+  });
+
+  it.skipIf(skip)("a revoked or expired key cannot be rolled: key_not_rollable, nothing written", async () => {
+    const account = await h.account();
+    const revoked = await keys.create(account.id, { name: "gone", scopes: ["counts:read"], expiresAt: null }, ALL_SCOPES, source());
+    await keys.revoke(account.id, revoked.record.id, ALL_SCOPES, source());
+    await expect(keys.roll(account.id, revoked.record.id, 0, ALL_SCOPES, source())).rejects.toMatchObject({ code: "key_not_rollable", message: expect.stringMatching(/revoked/) });
+    const short = await keys.create(account.id, { name: "trial", scopes: ["counts:read"], expiresAt: now() + HOUR }, ALL_SCOPES, source());
+    const start = h.clock.now;
+    try {
+      h.clock.now = start + HOUR;
+      await expect(keys.roll(account.id, short.record.id, 60, ALL_SCOPES, source())).rejects.toMatchObject({ code: "key_not_rollable", message: expect.stringMatching(/expired/) });
+      // One moment before its expiry it still rolls (the clock is the caller's).
+      h.clock.now = start + HOUR - 1;
+      expect((await keys.roll(account.id, short.record.id, 60, ALL_SCOPES, source())).record.expiresAt).toBe(start + HOUR);
+    } finally {
+      h.clock.now = start;
+    }
+    expect(await h.db.prisma.apiKey.count({ where: { accountId: account.id } })).toBe(4);
+  });
+
+  it.skipIf(skip)("two rolls of one key at once: one new key, the other answers key_not_rollable", async () => {
+    const account = await h.account();
+    const [key] = await keys.list(account.id);
+    const results = await Promise.allSettled([0, 1, 2, 3].map(() => keys.roll(account.id, key!.id, 3600, ALL_SCOPES, source())));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const failed of results.filter((r) => r.status === "rejected")) expect((failed.reason as KeyError).code).toBe("key_not_rollable");
+    expect(await h.db.prisma.apiKey.count({ where: { accountId: account.id } })).toBe(2);
+  });
+
+  it.skipIf(skip)("the limit counts live keys only: revoked and expired keys free their place, and a roll at the limit is allowed", async () => {
+    const account = await h.account();
+    const made = [];
+    for (let i = 1; i < MAX_KEYS - 1; i++) made.push(await keys.create(account.id, { name: `k${i}`, scopes: ["counts:read"], expiresAt: null }, ALL_SCOPES, source()));
+    const short = await keys.create(account.id, { name: "short", scopes: ["counts:read"], expiresAt: now() + HOUR }, ALL_SCOPES, source());
+    const tooMany = () => keys.create(account.id, { name: "one more", scopes: ["counts:read"], expiresAt: null }, ALL_SCOPES, source());
+    await expect(tooMany()).rejects.toMatchObject({ code: "too_many_keys" });
+    // A roll replaces a key: allowed at the limit (for its grace both keys work).
+    const rolled = await keys.roll(account.id, made[0]!.record.id, 60, ALL_SCOPES, source());
+    await expect(tooMany()).rejects.toMatchObject({ code: "too_many_keys" });
+    // 51 live keys until the grace ends; two revoked ones bring it to 49.
+    await keys.revoke(account.id, made[1]!.record.id, ALL_SCOPES, source());
+    await expect(tooMany()).rejects.toMatchObject({ code: "too_many_keys" });
+    await keys.revoke(account.id, made[2]!.record.id, ALL_SCOPES, source());
+    const freed = await tooMany();
+    await expect(tooMany()).rejects.toMatchObject({ code: "too_many_keys" });
+    const start = h.clock.now;
+    try {
+      // The short key's expiry and the rolled key's grace free two places.
+      h.clock.now = start + HOUR;
+      await tooMany();
+      await tooMany();
+      await expect(tooMany()).rejects.toMatchObject({ code: "too_many_keys" });
+    } finally {
+      h.clock.now = start;
+    }
+    expect(rolled.record.id).not.toBe(freed.record.id);
+    expect(short.record.expiresAt).toBe(start + HOUR);
+    expect(await h.db.prisma.apiKey.count({ where: { accountId: account.id } })).toBe(MAX_KEYS + 4);
+  });
+
   it.skipIf(skip)("another account's key is not found by any verb", async () => {
     const mine = await h.account();
     const theirs = await h.account();
@@ -84,7 +162,7 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
       () => keys.get(mine.id, their!.id),
       () => keys.roll(mine.id, their!.id, 0, ALL_SCOPES, source()),
       () => keys.revoke(mine.id, their!.id, ALL_SCOPES, source()),
-      () => keys.reveal(mine.id, their!.id),
+      () => keys.reveal(mine.id, their!.id, ALL_SCOPES),
     ]) {
       await expect(attempt()).rejects.toMatchObject({ code: "key_not_found" });
     }
@@ -97,11 +175,13 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
     const value = "ab12cd34".padEnd(40, "0");
     await h.db.prisma.apiKey.update({ where: { id: carried!.id }, data: { keyHash: hashApiKey(value), prefix: null, sealed: vault.encrypt(value) } });
     expect((await keys.list(account.id))[0]).toMatchObject({ prefix: "ab12cd34", revealable: true });
-    const both = await Promise.all([keys.reveal(account.id, carried!.id), keys.reveal(account.id, carried!.id)]);
+    // A member whose role cannot grant every scope does not see the all-scope key, and it stays revealable.
+    await expect(keys.reveal(account.id, carried!.id, grantableScopes("developer"))).rejects.toMatchObject({ code: "insufficient_scope" });
+    const both = await Promise.all([keys.reveal(account.id, carried!.id, ALL_SCOPES), keys.reveal(account.id, carried!.id, ALL_SCOPES)]);
     expect(both.filter((key) => key === value)).toHaveLength(1);
     expect(both.filter((key) => key === null)).toHaveLength(1);
     expect((await rowOf(carried!.id)).sealed).toBeNull();
-    expect(await keys.reveal(account.id, carried!.id)).toBeNull();
+    expect(await keys.reveal(account.id, carried!.id, ALL_SCOPES)).toBeNull();
   });
 
   it.skipIf(skip)("a roll and a revoke each queue their notice in the same transaction, and the account gets them", async () => {

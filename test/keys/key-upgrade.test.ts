@@ -108,8 +108,8 @@ describe.each([
     const keys = new ApiKeys(prisma, vault);
     const [carried] = await keys.list(withCopy.id);
     expect(carried).toMatchObject({ name: "Default", prefix: withCopy.key.slice(0, 8), scopes: [...ALL_SCOPES], revealable: true });
-    expect(await keys.reveal(withCopy.id, carried!.id)).toBe(withCopy.key);
-    expect(await keys.reveal(withCopy.id, carried!.id)).toBeNull();
+    expect(await keys.reveal(withCopy.id, carried!.id, ALL_SCOPES)).toBe(withCopy.key);
+    expect(await keys.reveal(withCopy.id, carried!.id, ALL_SCOPES)).toBeNull();
     expect((await keys.list(withCopy.id))[0]).toMatchObject({ revealable: false, prefix: withCopy.key.slice(0, 8) });
     // Without a stored copy there is nothing to reveal, and no prefix to show.
     expect((await keys.list(hashOnly.id))[0]).toMatchObject({ name: "Default", prefix: null, revealable: false });

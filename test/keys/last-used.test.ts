@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { log } from "../../lib/log/log.ts";
 import { LastUsed } from "../../service/keys/last-used.ts";
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,18 +31,18 @@ describe("LastUsed", () => {
       }
       writes.push([...ids].sort());
     }, () => 0, 30);
-    const errors: unknown[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => void errors.push(args);
+    const spy = vi.spyOn(log, "error").mockImplementation(() => {});
+    let errors = 0;
     try {
       lastUsed.keyUsed("key_a");
       await lastUsed.flush();
       lastUsed.keyUsed("key_b");
       await lastUsed.flush();
+      errors = spy.mock.calls.length;
     } finally {
-      console.error = original;
+      spy.mockRestore();
     }
-    expect(errors).toHaveLength(1);
+    expect(errors).toBe(1);
     expect(writes).toEqual([["key_a", "key_b"]]);
   });
 });

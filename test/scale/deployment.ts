@@ -51,7 +51,7 @@ export async function scaleDeployment(extraEnv: Record<string, string> = {}) {
     accounts,
     children,
     api: (name: string, env?: Record<string, string>) => start(name, "start/api.ts", "/v1.0/status", env),
-    worker: (name: string, env?: Record<string, string>) => start(name, "start/worker.ts", "/healthz", env),
+    worker: (name: string, env?: Record<string, string>) => start(name, "start/worker.ts", "/readyz", env),
     async close() {
       await killAll(children);
       await prisma.$disconnect();

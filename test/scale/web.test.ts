@@ -29,8 +29,13 @@ describe("start:web", () => {
     const web = startChild("web", "start/dashboard.ts", { ...deployment.processEnv, PORT: String(port), SHARECOUNT_API_URL: api.url });
     deployment.children.push(web);
     const base = `http://127.0.0.1:${port}`;
-    await waitHealthy(`${base}/healthz`, web, 120_000);
+    await waitHealthy(`${base}/readyz`, web, 120_000);
+    expect(await (await fetch(`${base}/readyz`)).json()).toEqual({
+      status: "ready",
+      checks: { dashboard: "up", database: "up", redis: "up", migrations: "up" },
+    });
     expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "up" });
+    expect(await (await fetch(`${base}/metrics`)).text()).toContain("process_cpu_user_seconds_total");
     const signIn = await fetch(`${base}/sign-in`);
     expect(signIn.status).toBe(200);
     expect(await signIn.text()).toContain("Sign in");

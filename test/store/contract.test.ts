@@ -187,14 +187,16 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
 
     it("leaves a URL queued when the quota is used up, and completes the job with its last URL", async () => {
       const id = await account();
-      const [x, y] = await a.bulk.create({ id: "job-small", accountId: id, createdAt: 1 }, [
+      const [x, y] = await a.bulk.create({ id: "job-small", accountId: id, createdAt: 1, requestId: "req-small" }, [
         { url: "x", countUrl: "x" },
         { url: "y", countUrl: "y" },
       ]);
       expect(await a.bulk.complete(x!, { day: "d", dailyQuota: 1 }, { counts: COUNTS }, 5)).toBe("completed");
       expect(await a.bulk.complete(y!, { day: "d", dailyQuota: 1 }, { counts: COUNTS }, 6)).toBe("quota_exhausted");
-      expect((await a.bulk.queued({ id: "job-small", accountId: id }, 0, 10)).map((q) => q.countUrl)).toEqual(["y"]);
-      expect(await a.bulk.active(10)).toContainEqual({ id: "job-small", accountId: id, urlsCompleted: 1, createdAt: 1 });
+      expect(x).toMatchObject({ jobId: "job-small", requestId: "req-small" });
+      const [job] = (await a.bulk.active(10)).filter((j) => j.id === "job-small");
+      expect(job).toEqual({ id: "job-small", accountId: id, urlsCompleted: 1, createdAt: 1, requestId: "req-small" });
+      expect(await a.bulk.queued(job!, 0, 10)).toEqual([{ id: y!.id, jobId: "job-small", accountId: id, countUrl: "y", requestId: "req-small" }]);
       expect(await a.bulk.complete(y!, { day: "d", dailyQuota: 2 }, { counts: COUNTS }, 7)).toBe("completed");
       expect(await a.bulk.job("job-small", id)).toMatchObject({ urlsCompleted: 2, completedAt: 7 });
       expect((await a.bulk.active(10)).map((j) => j.id)).not.toContain("job-small");

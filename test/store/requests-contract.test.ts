@@ -4,8 +4,10 @@ import type { RequestLogRow } from "../../lib/store/requests.ts";
 import type { Store } from "../../lib/store/store.ts";
 import { attributeRequest, spendQuota } from "../../service/requests/attribution.ts";
 import { listRequests } from "../../service/requests/list-requests.ts";
+import { openRequestLog } from "../../service/requests/open-request-log.ts";
 import { RequestLogPruner } from "../../service/requests/pruner.ts";
-import { idBefore, requestId } from "../../service/requests/request-id.ts";
+import { idBefore } from "../../lib/store/request-chunks.ts";
+import { requestId } from "../../service/requests/request-id.ts";
 import { RequestLog, type Timers } from "../../service/requests/request-log.ts";
 import { postgresSkipReason, postgresStoreDatabase, sqliteStoreDatabase, twoStores } from "../support/stores.ts";
 
@@ -117,6 +119,20 @@ describe.each(drivers)("the $name store's request log", ({ database, skip }) => 
       expect(log.dropped).toBe(0);
     });
 
+    it("behind TRUSTED_PROXIES keeps the client's network from X-Forwarded-For, and ignores the header from anyone else", async () => {
+      const account = await stores.account();
+      const kit = openRequestLog({ REQUEST_LOG: "on", REQUEST_LOG_DAYS: 30, TRUSTED_PROXIES: ["10.0.0.0/8"] }, a.requests, { worker: false, now: () => T0 });
+      const forwarded = (socket: string) =>
+        ({ ...request("/v2/usage", socket), headers: { "x-forwarded-for": "192.0.2.1, 198.51.100.7, 10.0.0.5" } }) as unknown as IncomingMessage;
+      for (const req of [forwarded("10.1.2.3"), forwarded("203.0.113.77")]) {
+        attributeRequest(req, account, null);
+        kit.log!.record(req, 200, 1);
+      }
+      await kit.stop();
+      const ips = (await b.requests.list(account, {}, 10)).map((r) => r.ip).sort();
+      expect(ips).toEqual(["198.51.100.0/24", "203.0.113.0/24"]);
+    });
+
     it("drops past 10,000 waiting rows and counts them, without waiting or throwing", async () => {
       const account = await stores.account();
       const time = manualTime(T0);
@@ -179,9 +195,44 @@ describe.each(drivers)("the $name store's request log", ({ database, skip }) => 
       expect(await b.requests.get(other, rows[0]!.id)).toBeNull();
     });
 
-    it("prunes rows older than the retention in bounded batches, oldest first, and goes with its account", async () => {
+    it("merges chunks that overlap in time (two processes) newest first, across pages, and finds each request by id", async () => {
       const account = await stores.account();
-      const old = Array.from({ length: 25 }, (_, i) => row(account, T0 - 40 * DAY + i));
+      // Two processes' inserts of the same seconds, and a request from the minute before.
+      const first = Array.from({ length: 30 }, (_, i) => row(account, T0 + 2 * i, { status: i % 5 === 0 ? 500 : 200, keyId: i % 2 ? "key_a" : null }));
+      const second = Array.from({ length: 30 }, (_, i) => row(account, T0 + 2 * i + 1, { path: "/v2/counts" }));
+      const earlier = row(account, T0 - 30_000);
+      await a.requests.insert(first);
+      await a.requests.insert([...second, earlier]);
+      // More chunks than one round trip reads, one a minute.
+      const older = Array.from({ length: 25 }, (_, i) => row(account, T0 - 120_000 - i * 60_000));
+      for (const r of older) await a.requests.insert([r]);
+      const all = [...first, ...second, earlier, ...older].sort((x, y) => y.time - x.time);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listRequests(b.requests, account, { limit: 7, cursor });
+        seen.push(...page.requests.map((r) => r.id));
+        cursor = page.next ?? undefined;
+      } while (cursor);
+      expect(seen).toEqual(all.map((r) => r.id));
+      const failed = await listRequests(b.requests, account, { limit: 100, status: { min: 500, max: 599 } });
+      expect(failed.requests.map((r) => r.time - T0)).toEqual([50, 40, 30, 20, 10, 0]);
+      const inWindow = await listRequests(b.requests, account, { limit: 100, from: T0 + 10, to: T0 + 20, path: "/v2/counts" });
+      expect(inWindow.requests.map((r) => r.time - T0)).toEqual([19, 17, 15, 13, 11]);
+      for (const r of [first[7]!, second[29]!, earlier]) expect(await b.requests.get(account, r.id)).toEqual(r);
+      expect(await b.requests.hourlyByKey(account, T0 - 3_600_000, T0 + 3_600_000)).toEqual(
+        expect.arrayContaining([
+          { keyId: null, hour: T0 - 3_600_000, requests: 26, errors: 0 },
+          { keyId: null, hour: T0, requests: 45, errors: 3 },
+          { keyId: "key_a", hour: T0, requests: 15, errors: 3 },
+        ]),
+      );
+    });
+
+    it("prunes chunks older than the retention in bounded batches, oldest first, and goes with its account", async () => {
+      const account = await stores.account();
+      // A chunk per minute: 25 old ones, one young one.
+      const old = Array.from({ length: 25 }, (_, i) => row(account, T0 - 40 * DAY + i * 60_000));
       const young = Array.from({ length: 5 }, (_, i) => row(account, T0 - 10 * DAY + i));
       await a.requests.insert([...old, ...young]);
       const deletes: number[] = [];

@@ -43,7 +43,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<App> {
   const child = startChild("app", "start/one-process.ts", childEnv);
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitHealthy(`${url}/healthz`, child, 120_000);
+    await waitHealthy(`${url}/readyz`, child, 120_000);
   } catch (error) {
     await killAll([child]);
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -119,6 +119,36 @@ describe("roll and revoke", () => {
     expect(listed.expires_at).toBe(new Date(clock + 24 * HOUR).toISOString());
   });
 
+  it("a rolled key cannot be rolled again (409 key_not_rollable), even twice at once; the new key keeps the creator's expiry", async () => {
+    const { apiKey } = await svc.account();
+    const expiresAt = new Date(clock + 30 * 24 * HOUR).toISOString();
+    const old = await createKey(apiKey, { name: "deploy", scopes: ["counts:read"], expires_at: expiresAt });
+    const both = await Promise.all([0, 1].map(() => call(apiKey, "POST", `/v2/keys/${old.id}/roll`, { grace_seconds: 0 })));
+    expect(both.map((res) => res.status).sort()).toEqual([201, 409]);
+    const refused = await expectError(both.find((res) => res.status === 409)!, 409, "key_not_rollable");
+    const rolled = await both.find((res) => res.status === 201)!.json();
+    expect(refused.Error).toContain("already rolled");
+    expect(rolled.expires_at).toBe(expiresAt);
+    // With grace 0 the old key is expired at once: no roll of it hands out a dead key.
+    await expectError(await call(apiKey, "POST", `/v2/keys/${old.id}/roll`, { grace_seconds: 0 }), 409, "key_not_rollable");
+    const next = await call(apiKey, "POST", `/v2/keys/${rolled.id}/roll`, { grace_seconds: 3600 });
+    expect(next.status).toBe(201);
+    const newest = await next.json();
+    expect(newest.expires_at).toBe(expiresAt);
+    await expectError(await call(apiKey, "POST", `/v2/keys/${rolled.id}/roll`, { grace_seconds: 3600 }), 409, "key_not_rollable");
+    expect((await svc.get(`${COUNT_URL}&apikey=${newest.key}`)).status).toBe(200);
+  });
+
+  it("revoked keys do not count towards the 50, and a roll at the limit is allowed", async () => {
+    const { apiKey } = await svc.account();
+    const made = await Promise.all(Array.from({ length: 49 }, (_, i) => createKey(apiKey, { name: `k${i}`, scopes: ["counts:read"] })));
+    await expectError(await call(apiKey, "POST", "/v2/keys", { name: "one too many", scopes: ["counts:read"] }), 400, "too_many_keys");
+    expect((await call(apiKey, "POST", `/v2/keys/${made[0]!.id}/roll`, { grace_seconds: 0 })).status).toBe(201);
+    expect((await call(apiKey, "DELETE", `/v2/keys/${made[1]!.id}`)).status).toBe(200);
+    await createKey(apiKey, { name: "in its place", scopes: ["counts:read"] });
+    await expectError(await call(apiKey, "POST", "/v2/keys", { name: "one too many", scopes: ["counts:read"] }), 400, "too_many_keys");
+  });
+
   it("a revoked key answers 401 invalid_api_key from the next request on, and the account is mailed", async () => {
     const { apiKey, email } = await svc.account();
     const doomed = await createKey(apiKey, { name: "leaked", scopes: ["counts:read"] });
@@ -127,7 +157,7 @@ describe("roll and revoke", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: doomed.id, revoked_at: new Date(clock).toISOString() });
     await expectError(await svc.get(`${COUNT_URL}&apikey=${doomed.key}`), 401, "invalid_api_key");
-    await expectError(await call(apiKey, "POST", `/v2/keys/${doomed.id}/roll`, { grace_seconds: 0 }), 400, "invalid_parameter");
+    await expectError(await call(apiKey, "POST", `/v2/keys/${doomed.id}/roll`, { grace_seconds: 0 }), 409, "key_not_rollable");
     expect(await svc.prisma.mailMessage.findMany({ where: { recipient: email }, select: { kind: true } })).toEqual([{ kind: "api_key_revoked" }]);
   });
 

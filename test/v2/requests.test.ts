@@ -3,6 +3,7 @@ import { expectError } from "../support/api-error.ts";
 import { bearer } from "../support/bearer.ts";
 import { newKey } from "../support/keys.ts";
 import { startTestService, type TestService } from "../support/service.ts";
+import { configureLogging } from "../../lib/log/log.ts";
 
 /** The request log through the real service (SQLite here, PostgreSQL + Redis in the `scale` project). */
 let svc: TestService;
@@ -12,7 +13,10 @@ beforeAll(async () => {
   svc = await startTestService({}, { worker: false });
 });
 afterAll(() => svc.close());
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  configureLogging({ level: "info", format: "json" });
+});
 
 interface Entry {
   id: string;
@@ -48,6 +52,8 @@ async function loggedRequests(apiKey: string, count: number): Promise<Entry[]> {
 
 describe("the request log", () => {
   it("logs each request a key made, without the key, with its status, error, quota spent, URL and network", async () => {
+    // What the logger writes (after its redaction), and anything else printed.
+    configureLogging({ level: "debug", format: "json" }, { write: (line: string) => void logged.push(line) });
     for (const method of ["log", "warn", "error", "info"] as const) {
       const original = console[method];
       vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
@@ -85,7 +91,7 @@ describe("the request log", () => {
     expect(rows.every((row) => row.duration_ms >= 0 && Date.parse(row.time) <= Date.now())).toBe(true);
 
     // Nowhere: not in any stored column, not in an answer, not in a log line.
-    const stored = await svc.prisma.requestLogEntry.findMany();
+    const stored = await svc.prisma.requestLogChunk.findMany();
     expect(JSON.stringify(stored, (_k, v) => (typeof v === "bigint" ? Number(v) : v))).not.toContain(apiKey);
     expect(JSON.stringify(rows)).not.toContain(apiKey);
     expect(logged.join("\n")).not.toContain(apiKey);

@@ -23,6 +23,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           Your password was changed, and every browser signed in to your account was signed out. Sign in with your new password.
         </p>
       )}
+      {next.startsWith("/dashboard/invite/") && (
+        <p role="status" className="mb-4 rounded-md bg-brand-50 px-3 py-2 text-sm text-brand-700">
+          You were invited to a sharecount account. Sign in, or create an account, to see the invitation and join.
+        </p>
+      )}
       <AuthForm mode="sign-in" action={signInAction} next={next} />
       {providers.length > 0 && (
         <div className="mt-6 space-y-2 border-t border-slate-200 pt-4">

@@ -12,7 +12,7 @@ export default async function AuditPage() {
   return (
     // The client reads its filters from the URL's search params, which needs a Suspense boundary.
     <Suspense fallback={<LoadingState label="Loading the audit log…" className="h-96" />}>
-      <AuditClient selfId={account.id} retentionDays={dashboard().env.AUDIT_LOG_DAYS} />
+      <AuditClient selfId={account.user.id} retentionDays={dashboard().env.AUDIT_LOG_DAYS} />
     </Suspense>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { FailureNote } from "@/components/ui/states";
 import { Modal } from "@/components/ui/modal";
 import { SecretOnce } from "@/components/ui/secret-once";
 import type { KeyRow } from "@/dashboard/client/keys";
@@ -15,14 +16,6 @@ const GRACES = [
 ] as const;
 
 const whenLabel = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
-function Failure({ error }: { error: Error | null }) {
-  return error ? (
-    <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-      {error.message}
-    </p>
-  ) : null;
-}
 
 /** Asks how long the old key may keep working, rolls, then shows the new key once. */
 export function RollKeyDialog({ apiKey, onClosed }: { apiKey: KeyRow; onClosed: () => void }) {
@@ -62,7 +55,7 @@ export function RollKeyDialog({ apiKey, onClosed }: { apiKey: KeyRow; onClosed: 
               </option>
             ))}
           </select>
-          <Failure error={roll.error} />
+          <FailureNote error={roll.error} />
           <div className="mt-4 flex flex-wrap justify-end gap-2">
             <Button onClick={() => dialog.current?.close()} disabled={roll.isPending}>
               Cancel
@@ -90,7 +83,7 @@ export function RevokeKeyDialog({ apiKey, onClosed }: { apiKey: KeyRow; onClosed
         The key <code>{apiKey.prefix ?? ""}…</code> <strong>stops working at once</strong>: every site, plugin or script
         that sends it gets an &ldquo;invalid API key&rdquo; error. This cannot be undone.
       </p>
-      <Failure error={revoke.error} />
+      <FailureNote error={revoke.error} />
       <div className="mt-4 flex flex-wrap justify-end gap-2">
         <Button onClick={() => dialog.current?.close()} disabled={revoke.isPending}>
           Cancel
@@ -125,7 +118,7 @@ export function RevealKeyDialog({ apiKey, onClosed }: { apiKey: KeyRow; onClosed
             This key was made before keys were kept only as hashes, so it can be shown once more. After that, never again:
             copy it somewhere safe.
           </p>
-          <Failure error={reveal.error} />
+          <FailureNote error={reveal.error} />
           <div className="mt-4 flex flex-wrap justify-end gap-2">
             <Button onClick={() => dialog.current?.close()} disabled={reveal.isPending}>
               Cancel

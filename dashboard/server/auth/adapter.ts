@@ -6,6 +6,7 @@ import type { Adapter, AdapterUser } from "next-auth/adapters";
 import { accountMail } from "../account-mail.ts";
 import type { DashboardContext } from "../context.ts";
 import { noteSignIn } from "./new-browser.ts";
+import { log } from "../../../lib/log/log.ts";
 
 /** The field a provider's profile sets (auth.ts) when the provider verified the address it gives. */
 export const PROVIDER_VERIFIED = "providerVerifiedEmail";
@@ -50,7 +51,7 @@ export function sharecountAdapter({ prisma, accounts, clock }: DashboardContext)
       const { [SIGN_IN_METHOD]: given, ...row } = session as typeof session & { [SIGN_IN_METHOD]?: SignInMethod };
       const method = given ?? (await providerOfRequest());
       // Only a password and the providers' callbacks make sessions; should another path appear, signing in must still work.
-      if (!method) console.error(JSON.stringify({ event: "sign_in_method_unknown", accountId: row.userId }));
+      if (!method) log.error({ event: "sign_in_method_unknown", account_id: row.userId });
       const created = await prisma.$transaction(async (tx) => {
         const made = await tx.session.create({ data: { ...row, sessionToken: hashSessionToken(row.sessionToken) } });
         if (method) await recordSignIn(tx, await tx.account.findUniqueOrThrow({ where: { id: made.userId }, select: { id: true, email: true } }), method);

@@ -3,6 +3,7 @@ import NextAuth from "next-auth";
 import GitHub from "next-auth/providers/github";
 import Google from "next-auth/providers/google";
 import { dashboard } from "../context.ts";
+import { log } from "../../../lib/log/log.ts";
 import { PROVIDER_VERIFIED, sharecountAdapter } from "./adapter.ts";
 
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
@@ -41,6 +42,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     trustHost: true,
     session: { strategy: "database", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 24 * 3600 },
     pages: { signIn: "/sign-in", error: "/sign-in" },
+    // Auth.js's own errors (a sign-in with an unknown provider, a bad callback) as the service's log lines.
+    logger: {
+      error: (error: Error) => log.warn({ event: "auth_error", err: error }),
+      warn: (code: string) => log.warn({ event: "auth_warning", code }),
+    },
     callbacks: {
       // Where Auth.js sends the browser after signing in or out (a posted callbackUrl): a path on this site or a
       // URL of this origin, and home otherwise. Auth.js's own version throws on one that is no URL, a 500.

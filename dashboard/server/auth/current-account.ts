@@ -7,11 +7,19 @@ import { hashSessionToken } from "./adapter.ts";
 import { REQUEST_PATH_HEADER, safeNextPath, SIGNED_IN_HOME } from "./next-path.ts";
 import { auth } from "./auth.ts";
 import { sessionCookieName } from "./password.ts";
+import type { Role } from "../../../lib/members/roles.ts";
 
+/**
+ * The account the signed-in user works in (`id`, `email`, `plan`: the active account's), their `role` in it, and
+ * the user themself (their own sign-in: sessions, password, address). Account data goes by `id`; personal
+ * settings by `user.id`.
+ */
 export interface CurrentAccount {
   id: string;
   email: string;
   plan: string;
+  role: Role;
+  user: { id: string; email: string };
   /** The session row of this browser (its id, for "this device" in the sessions list). */
   sessionId: string;
 }
@@ -30,7 +38,7 @@ export const currentAccount = cache(async (): Promise<CurrentAccount | null> => 
     hashSessionToken(token),
     async () => (await headers()).get("user-agent")?.slice(0, 300) ?? null,
   );
-  return session && { id: session.accountId, email: session.email, plan: session.plan, sessionId: session.id };
+  return session && { id: session.accountId, email: session.email, plan: session.plan, role: session.role, user: session.user, sessionId: session.id };
 });
 
 /** The signed-in account; a signed-out browser is sent to sign in, and back to this page after. */

@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import { CLIENT_IP_HEADER } from "../../../lib/security/client-ip.ts";
 import { accountMail } from "../account-mail.ts";
 import { dashboard } from "../context.ts";
+import { log } from "../../../lib/log/log.ts";
 
 /**
  * Records the browser and network of a sign-in that just made a session, and mails the account when both are
@@ -14,6 +15,6 @@ export async function noteSignIn(accountId: string): Promise<void> {
     const client = { userAgent: h.get("user-agent"), address: h.get(CLIENT_IP_HEADER) ?? "" };
     await accountMail().devices.record(accountId, client, dashboard().clock.now());
   } catch (error) {
-    console.error(JSON.stringify({ event: "sign_in_device_failed", accountId, error: String(error) }));
+    log.error({ event: "sign_in_device_failed", account_id: accountId, err: error });
   }
 }

@@ -141,6 +141,20 @@ export const TEMPLATES = {
       notice: true,
     }),
   },
+  team_invite: {
+    data: z.object({ link, account: z.string().max(320), inviter: z.string().max(320), role: z.string().max(20), days: z.number().int().positive() }),
+    content: (d: { link: string; account: string; inviter: string; role: string; days: number }): MailContent => ({
+      subject: `${d.inviter} invited you to a sharecount account`,
+      heading: "Join a sharecount account",
+      paragraphs: [
+        `${d.inviter} invited you to work in the sharecount account ${d.account} as ${d.role}.`,
+        `Sign in or create an account from the link, then join. The link works once, for ${d.days} days.`,
+      ],
+      action: { label: "Open the invitation", href: d.link },
+      footer: "If you did not expect this, you can ignore this mail.",
+      notice: false,
+    }),
+  },
   new_sign_in: {
     data: z.object({ browser: z.string().max(120), network: z.string().max(60), when, link }),
     content: (d: { browser: string; network: string; when: string; link: string }): MailContent => ({

@@ -4,7 +4,7 @@ import { networksColumn, resultColumn, toCountedUrl, toJob, toResult, type Count
 import type { Sql } from "./pool.ts";
 
 const SQL = {
-  insertJob: "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, networks, name) VALUES ($1, $2, $3, 0, $4, $5, $6)",
+  insertJob: "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, networks, name, request_id) VALUES ($1, $2, $3, 0, $4, $5, $6, $7)",
   networksOf: "SELECT networks FROM bulk_job WHERE id = $1",
   // One statement for the whole list; ids (SERIAL) follow submission order.
   insertUrls: `
@@ -17,8 +17,9 @@ const SQL = {
   jobsOf: "SELECT * FROM bulk_job WHERE account_id = $1 ORDER BY created_at DESC",
   results: "SELECT url, result FROM bulk_url WHERE job_id = $1 AND completed_at IS NOT NULL ORDER BY id",
   resultsAfter: "SELECT id, url, result, completed_at FROM bulk_url WHERE job_id = $1 AND completed_at IS NOT NULL AND id > $2 ORDER BY id LIMIT $3",
+  waiting: "SELECT COALESCE(SUM(urls_queued - urls_completed), 0)::int AS n FROM bulk_job WHERE completed_at IS NULL",
   active: `
-    SELECT id, account_id, urls_completed, created_at FROM bulk_job
+    SELECT id, account_id, urls_completed, created_at, request_id FROM bulk_job
     WHERE completed_at IS NULL AND (paused_until IS NULL OR paused_until <= $1)
     ORDER BY created_at`,
   queued: "SELECT id, count_url FROM bulk_url WHERE job_id = $1 AND completed_at IS NULL AND id > $2 ORDER BY id LIMIT $3",
@@ -69,7 +70,7 @@ export function postgresBulk(sql: Sql): BulkStore {
   return {
     async create(job, urls) {
       const rows = await sql.transaction(async (client) => {
-        await client.query({ name: "insertJob", text: SQL.insertJob, values: [job.id, job.accountId, urls.length, job.createdAt, networksColumn(job.networks), job.name ?? null] });
+        await client.query({ name: "insertJob", text: SQL.insertJob, values: [job.id, job.accountId, urls.length, job.createdAt, networksColumn(job.networks), job.name ?? null, job.requestId ?? null] });
         const inserted = await client.query<{ id: number; count_url: string }>({
           name: "insertUrls",
           text: SQL.insertUrls,
@@ -79,7 +80,7 @@ export function postgresBulk(sql: Sql): BulkStore {
       });
       return rows
         .sort((x, y) => x.id - y.id)
-        .map((r) => ({ id: r.id, jobId: job.id, accountId: job.accountId, countUrl: r.count_url }));
+        .map((r) => ({ id: r.id, jobId: job.id, accountId: job.accountId, countUrl: r.count_url, requestId: job.requestId ?? null }));
     },
     async importCompleted(job, results) {
       await sql.transaction(async (client) => {
@@ -116,17 +117,20 @@ export function postgresBulk(sql: Sql): BulkStore {
       const { rows } = await sql.query<CountedUrlRow>("bulkResultsAfter", SQL.resultsAfter, [jobId, afterId, limit]);
       return rows.map(toCountedUrl);
     },
+    async waitingUrls() {
+      return (await sql.query<{ n: number }>("waitingBulkUrls", SQL.waiting, [])).rows[0]!.n;
+    },
     async active(now) {
-      const { rows } = await sql.query<{ id: string; account_id: string; urls_completed: number; created_at: number }>(
+      const { rows } = await sql.query<{ id: string; account_id: string; urls_completed: number; created_at: number; request_id: string | null }>(
         "activeBulkJobs",
         SQL.active,
         [now],
       );
-      return rows.map((r) => ({ id: r.id, accountId: r.account_id, urlsCompleted: r.urls_completed, createdAt: r.created_at }));
+      return rows.map((r) => ({ id: r.id, accountId: r.account_id, urlsCompleted: r.urls_completed, createdAt: r.created_at, requestId: r.request_id }));
     },
     async queued(job, afterId, limit) {
       const { rows } = await sql.query<{ id: number; count_url: string }>("queuedBulkUrls", SQL.queued, [job.id, afterId, limit]);
-      return rows.map((r) => ({ id: r.id, jobId: job.id, accountId: job.accountId, countUrl: r.count_url }));
+      return rows.map((r) => ({ id: r.id, jobId: job.id, accountId: job.accountId, countUrl: r.count_url, requestId: job.requestId ?? null }));
     },
     async networksOf(jobId) {
       const row = (await sql.query<{ networks: string | null }>("bulkJobNetworks", SQL.networksOf, [jobId])).rows[0];

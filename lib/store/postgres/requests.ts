@@ -1,65 +1,64 @@
-import { REQUEST_COLUMNS, toRequestRow, type RequestRecord } from "../request-rows.ts";
+import { CHUNK_SPAN_MS, chunkBounds, ChunkMerger, chunkRows, foldKeyHours, idBefore, idTime, toChunks, type ChunkRead, type ChunkRecord } from "../request-chunks.ts";
 import type { RequestLogStore } from "../requests.ts";
 import type { Sql } from "./pool.ts";
 
-const LIST = `SELECT ${REQUEST_COLUMNS} FROM request_log
-  WHERE account_id = $1
-    AND ($2::int IS NULL OR status BETWEEN $2 AND $3)
-    AND ($4::text IS NULL OR error_type = $4)
-    AND ($5::text IS NULL OR key_id = $5)
-    AND ($6::text IS NULL OR path = $6)
-    AND ($7::bigint IS NULL OR time >= $7)
-    AND ($8::bigint IS NULL OR time < $8)
-    AND ($9::bigint IS NULL OR (time, id) < ($9, $10::text))
-  ORDER BY time DESC, id DESC LIMIT $11`;
+/** One statement per batch: the chunks travel as one array per column. */
+const INSERT = `INSERT INTO request_log_chunk (id, account_id, first_id, minute, rows, errors, keys, data)
+  SELECT c.* FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::int[], $6::int[], $7::text[], $8::text[])
+    AS c(id, account_id, first_id, minute, rows, errors, keys, data)
+  -- The account may have been deleted since its requests: its chunk is skipped, not the batch.
+  WHERE EXISTS (SELECT 1 FROM account a WHERE a.id = c.account_id)`;
 
-/** One statement per batch: the rows travel as one array per column. */
-const INSERT = `INSERT INTO request_log (${REQUEST_COLUMNS})
-  SELECT r.* FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[],
-    $9::text[], $10::int[], $11::text[], $12::int[], $13::text[], $14::text[])
-    AS r(id, account_id, time, key_id, method, path, query, status, error_type, duration_ms, url, quota_spent, ip, user_agent)
-  -- The account may have been deleted since its request: its rows are skipped, not the batch.
-  WHERE EXISTS (SELECT 1 FROM account a WHERE a.id = r.account_id)`;
+/** Chunks of a list read per round trip: most pages need one. */
+const LIST_PAGE = 20;
+const LIST = `SELECT id, account_id, minute, rows, errors, keys, data FROM request_log_chunk
+  WHERE account_id = $1 AND ($2::text IS NULL OR id >= $2) AND ($3::text IS NULL OR id < $3)
+    AND ($4::text IS NULL OR first_id < $4)
+  ORDER BY id DESC LIMIT ${LIST_PAGE}`;
 
+/** The request log in chunks (see request-chunks.ts). */
 export function postgresRequests(sql: Sql): RequestLogStore {
   return {
     async insert(rows) {
       if (rows.length === 0) return;
-      const columns: unknown[][] = Array.from({ length: 14 }, () => new Array(rows.length));
-      rows.forEach((r, i) => {
-        const values = [r.id, r.accountId, r.time, r.keyId, r.method, r.path, r.query, r.status, r.errorType, r.durationMs, r.url, r.quotaSpent, r.ip, r.userAgent];
-        for (let c = 0; c < values.length; c++) columns[c]![i] = values[c];
-      });
+      const chunks = toChunks(rows);
+      const columns = (["id", "account_id", "first_id", "minute", "rows", "errors", "keys", "data"] as const).map((column) => chunks.map((c) => c[column]));
       await sql.query("request_log_insert", INSERT, columns);
     },
     async list(accountId, filter, limit, before) {
-      const { rows } = await sql.query<RequestRecord>("request_log_list", LIST, [
-        accountId,
-        filter.status?.min ?? null,
-        filter.status?.max ?? null,
-        filter.errorType ?? null,
-        filter.keyId ?? null,
-        filter.path ?? null,
-        filter.from ?? null,
-        filter.to ?? null,
-        before?.time ?? null,
-        before?.id ?? null,
-        limit,
-      ]);
-      return rows.map(toRequestRow);
+      const merger = new ChunkMerger(filter, limit, before);
+      const bounds = chunkBounds(filter, before);
+      let below = bounds.idBelow;
+      for (;;) {
+        const { rows } = await sql.query<ChunkRead>("request_log_list", LIST, [accountId, bounds.idFrom, below, bounds.firstBelow]);
+        if (rows.some((chunk) => merger.add(chunk)) || rows.length < LIST_PAGE) return merger.finish();
+        below = rows.at(-1)!.id;
+      }
     },
     async get(accountId, id) {
-      const { rows } = await sql.query<RequestRecord>(
+      const { rows } = await sql.query<Pick<ChunkRecord, "account_id" | "minute" | "data">>(
         "request_log_get",
-        `SELECT ${REQUEST_COLUMNS} FROM request_log WHERE account_id = $1 AND id = $2`,
-        [accountId, id],
+        "SELECT account_id, minute, data FROM request_log_chunk WHERE account_id = $1 AND id >= $2 AND id < $3 AND first_id <= $2",
+        [accountId, id, idBefore(idTime(id) + CHUNK_SPAN_MS + 1)],
       );
-      return rows[0] ? toRequestRow(rows[0]) : null;
+      for (const chunk of rows) {
+        const row = chunkRows(chunk).find((r) => r.id === id);
+        if (row) return row;
+      }
+      return null;
+    },
+    async hourlyByKey(accountId, from, to) {
+      const { rows } = await sql.query<Pick<ChunkRecord, "minute" | "keys">>(
+        "request_log_hourly_by_key",
+        "SELECT minute, keys FROM request_log_chunk WHERE account_id = $1 AND id >= $2 AND id < $3 AND minute >= $4 AND minute < $5",
+        [accountId, idBefore(from), idBefore(to + CHUNK_SPAN_MS), from, to],
+      );
+      return foldKeyHours(rows);
     },
     async prune(idBelow, limit) {
       const { rowCount } = await sql.query(
         "request_log_prune",
-        "DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE id < $1 ORDER BY id LIMIT $2)",
+        "DELETE FROM request_log_chunk WHERE id IN (SELECT id FROM request_log_chunk WHERE id < $1 ORDER BY id LIMIT $2)",
         [idBelow, limit],
       );
       return rowCount ?? 0;

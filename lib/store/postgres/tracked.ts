@@ -50,6 +50,7 @@ const SQL = {
     DELETE FROM refresh_schedule WHERE url_id = $1 AND lease_token = $2
       AND NOT EXISTS (SELECT 1 FROM tracked_url WHERE url_id = $1)`,
   release: "UPDATE refresh_schedule SET lease_until = NULL, lease_token = NULL WHERE url_id = $1 AND lease_token = $2",
+  scheduled: "SELECT COUNT(*)::int AS n FROM refresh_schedule",
   backlog: "SELECT COUNT(*)::int AS due, MIN(next_refresh_at) AS oldest FROM refresh_schedule WHERE next_refresh_at <= $1",
   accountBacklog: `
     SELECT COUNT(*)::int AS due, MIN(s.next_refresh_at) AS oldest
@@ -170,6 +171,9 @@ export function postgresTracked(sql: Sql): TrackedStore {
           : await sql.query<{ due: number; oldest: number | null }>("accountBacklog", SQL.accountBacklog, [accountId, now])
       ).rows[0]!;
       return { due: row.due, oldestDueAt: row.oldest };
+    },
+    async scheduledUrls() {
+      return (await sql.query<{ n: number }>("scheduledUrls", SQL.scheduled, [])).rows[0]!.n;
     },
   };
 }

@@ -7,8 +7,8 @@ import type { Reservation } from "../usage.ts";
 /** Bulk jobs and URLs; a URL's query is counted through `reserveIn` (the usage rows) in the same transaction. */
 export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) => number | null): BulkStore {
   const statements = {
-    insertJob: db.prepare<[string, string, number, number, string | null, string | null]>(
-      "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, networks, name) VALUES (?, ?, ?, 0, ?, ?, ?)",
+    insertJob: db.prepare<[string, string, number, number, string | null, string | null, string | null]>(
+      "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, networks, name, request_id) VALUES (?, ?, ?, 0, ?, ?, ?, ?)",
     ),
     networksOf: db.prepare<[string], { networks: string | null }>("SELECT networks FROM bulk_job WHERE id = ?"),
     insertUrl: db.prepare<[string, string, string], { id: number }>(
@@ -22,8 +22,9 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
     resultsAfter: db.prepare<[string, number, number], CountedUrlRow>(
       "SELECT id, url, result, completed_at FROM bulk_url WHERE job_id = ? AND completed_at IS NOT NULL AND id > ? ORDER BY id LIMIT ?",
     ),
-    active: db.prepare<[number], { id: string; account_id: string; urls_completed: number; created_at: number }>(`
-      SELECT id, account_id, urls_completed, created_at FROM bulk_job
+    waiting: db.prepare<[], { n: number }>("SELECT COALESCE(SUM(urls_queued - urls_completed), 0) AS n FROM bulk_job WHERE completed_at IS NULL"),
+    active: db.prepare<[number], { id: string; account_id: string; urls_completed: number; created_at: number; request_id: string | null }>(`
+      SELECT id, account_id, urls_completed, created_at, request_id FROM bulk_job
       WHERE completed_at IS NULL AND (paused_until IS NULL OR paused_until <= ?)
       ORDER BY created_at`),
     queued: db.prepare<[string, number, number], { id: number; count_url: string }>(
@@ -56,11 +57,12 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
 
   const create = db.transaction(
     (job: Parameters<BulkStore["create"]>[0], urls: { url: string; countUrl: string }[]): QueuedBulkUrl[] => {
-      statements.insertJob.run(job.id, job.accountId, urls.length, job.createdAt, networksColumn(job.networks), job.name ?? null);
+      const requestId = job.requestId ?? null;
+      statements.insertJob.run(job.id, job.accountId, urls.length, job.createdAt, networksColumn(job.networks), job.name ?? null, requestId);
       const queued: QueuedBulkUrl[] = [];
       for (const u of urls) {
         const row = statements.insertUrl.get(job.id, u.url, u.countUrl);
-        if (row) queued.push({ id: row.id, jobId: job.id, accountId: job.accountId, countUrl: u.countUrl });
+        if (row) queued.push({ id: row.id, jobId: job.id, accountId: job.accountId, countUrl: u.countUrl, requestId });
       }
       return queued;
     },
@@ -102,15 +104,18 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
     async resultsAfter(jobId, afterId, limit) {
       return statements.resultsAfter.all(jobId, afterId, limit).map(toCountedUrl);
     },
+    async waitingUrls() {
+      return statements.waiting.get()!.n;
+    },
     async active(now) {
       return statements.active
         .all(now)
-        .map((r) => ({ id: r.id, accountId: r.account_id, urlsCompleted: r.urls_completed, createdAt: r.created_at }));
+        .map((r) => ({ id: r.id, accountId: r.account_id, urlsCompleted: r.urls_completed, createdAt: r.created_at, requestId: r.request_id }));
     },
     async queued(job, afterId, limit) {
       return statements.queued
         .all(job.id, afterId, limit)
-        .map((r) => ({ id: r.id, jobId: job.id, accountId: job.accountId, countUrl: r.count_url }));
+        .map((r) => ({ id: r.id, jobId: job.id, accountId: job.accountId, countUrl: r.count_url, requestId: job.requestId ?? null }));
     },
     async networksOf(jobId) {
       const row = statements.networksOf.get(jobId);

@@ -1,89 +1,54 @@
-import Database from "better-sqlite3";
-import { REQUEST_COLUMNS, toRequestRow, type RequestRecord } from "../request-rows.ts";
-import type { RequestLogRow, RequestLogStore } from "../requests.ts";
+import type Database from "better-sqlite3";
+import { CHUNK_SPAN_MS, chunkBounds, ChunkMerger, chunkRows, foldKeyHours, idBefore, idTime, toChunks, type ChunkRead, type ChunkRecord } from "../request-chunks.ts";
+import type { RequestLogStore } from "../requests.ts";
 
-type ListParams = {
-  account: string;
-  statusMin: number | null;
-  statusMax: number | null;
-  errorType: string | null;
-  keyId: string | null;
-  path: string | null;
-  from: number | null;
-  to: number | null;
-  beforeTime: number | null;
-  beforeId: string | null;
-  limit: number;
-};
-
+/** The request log in chunks (see request-chunks.ts). */
 export function sqliteRequests(db: Database.Database): RequestLogStore {
   const statements = {
-    insert: db.prepare(`INSERT INTO request_log (${REQUEST_COLUMNS}) VALUES (${Array(14).fill("?").join(", ")})`),
-    // After a batch failed on its foreign key: the account was deleted since its request, and its rows are skipped.
-    insertIfAccount: db.prepare(
-      `INSERT INTO request_log (${REQUEST_COLUMNS})
-       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM account WHERE id = ?)`,
+    // The account may have been deleted since its requests: its chunk is skipped, not the batch.
+    insert: db.prepare<ChunkRecord>(
+      `INSERT INTO request_log_chunk (id, account_id, first_id, minute, rows, errors, keys, data)
+       SELECT $id, $account_id, $first_id, $minute, $rows, $errors, $keys, $data WHERE EXISTS (SELECT 1 FROM account WHERE id = $account_id)`,
     ),
-    list: db.prepare<ListParams, RequestRecord>(
-      `SELECT ${REQUEST_COLUMNS} FROM request_log
-       WHERE account_id = $account
-         AND ($statusMin IS NULL OR status BETWEEN $statusMin AND $statusMax)
-         AND ($errorType IS NULL OR error_type = $errorType)
-         AND ($keyId IS NULL OR key_id = $keyId)
-         AND ($path IS NULL OR path = $path)
-         AND ($from IS NULL OR time >= $from)
-         AND ($to IS NULL OR time < $to)
-         AND ($beforeTime IS NULL OR time < $beforeTime OR (time = $beforeTime AND id < $beforeId))
-       ORDER BY time DESC, id DESC LIMIT $limit`,
+    list: db.prepare<{ account: string; idFrom: string | null; idBelow: string | null; firstBelow: string | null }, ChunkRead>(
+      `SELECT id, account_id, minute, rows, errors, keys, data FROM request_log_chunk
+       WHERE account_id = $account AND ($idFrom IS NULL OR id >= $idFrom) AND ($idBelow IS NULL OR id < $idBelow)
+         AND ($firstBelow IS NULL OR first_id < $firstBelow)
+       ORDER BY id DESC`,
     ),
-    get: db.prepare<[string, string], RequestRecord>(`SELECT ${REQUEST_COLUMNS} FROM request_log WHERE account_id = ? AND id = ?`),
+    get: db.prepare<[string, string, string, string], Pick<ChunkRecord, "account_id" | "minute" | "data">>(
+      "SELECT account_id, minute, data FROM request_log_chunk WHERE account_id = ? AND id >= ? AND id < ? AND first_id <= ?",
+    ),
+    hourly: db.prepare<[string, string, string, number, number], Pick<ChunkRecord, "minute" | "keys">>(
+      `SELECT minute, keys FROM request_log_chunk WHERE account_id = ? AND id >= ? AND id < ? AND minute >= ? AND minute < ?`,
+    ),
     prune: db.prepare<[string, number]>(
-      "DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE id < ? ORDER BY id LIMIT ?)",
+      "DELETE FROM request_log_chunk WHERE id IN (SELECT id FROM request_log_chunk WHERE id < ? ORDER BY id LIMIT ?)",
     ),
   };
-  const insert = db.transaction((rows: readonly RequestLogRow[]) => {
-    for (const r of rows) {
-      statements.insert.run(r.id, r.accountId, r.time, r.keyId, r.method, r.path, r.query, r.status, r.errorType, r.durationMs, r.url, r.quotaSpent, r.ip, r.userAgent);
-    }
-  });
-  const insertIfAccount = db.transaction((rows: readonly RequestLogRow[]) => {
-    for (const r of rows) {
-      statements.insertIfAccount.run(
-        r.id, r.accountId, r.time, r.keyId, r.method, r.path, r.query, r.status, r.errorType, r.durationMs, r.url, r.quotaSpent, r.ip, r.userAgent, r.accountId,
-      );
-    }
+  const insert = db.transaction((chunks: ChunkRecord[]) => {
+    for (const chunk of chunks) statements.insert.run(chunk);
   });
   return {
     async insert(rows) {
-      if (rows.length === 0) return;
-      try {
-        insert(rows);
-      } catch (error) {
-        // Checking each row's account up front would cost every batch a lookup per row for what is rare.
-        if (!(error instanceof Database.SqliteError && error.code === "SQLITE_CONSTRAINT_FOREIGNKEY")) throw error;
-        insertIfAccount(rows);
-      }
+      if (rows.length > 0) insert(toChunks(rows));
     },
     async list(accountId, filter, limit, before) {
-      return statements.list
-        .all({
-          account: accountId,
-          statusMin: filter.status?.min ?? null,
-          statusMax: filter.status?.max ?? null,
-          errorType: filter.errorType ?? null,
-          keyId: filter.keyId ?? null,
-          path: filter.path ?? null,
-          from: filter.from ?? null,
-          to: filter.to ?? null,
-          beforeTime: before?.time ?? null,
-          beforeId: before?.id ?? null,
-          limit,
-        })
-        .map(toRequestRow);
+      const merger = new ChunkMerger(filter, limit, before);
+      // Read chunk by chunk, newest first, and stopped as soon as the page is full.
+      for (const chunk of statements.list.iterate({ account: accountId, ...chunkBounds(filter, before) })) if (merger.add(chunk)) break;
+      return merger.finish();
     },
     async get(accountId, id) {
-      const row = statements.get.get(accountId, id);
-      return row ? toRequestRow(row) : null;
+      const time = idTime(id);
+      for (const chunk of statements.get.iterate(accountId, id, idBefore(time + CHUNK_SPAN_MS + 1), id)) {
+        const row = chunkRows(chunk).find((r) => r.id === id);
+        if (row) return row;
+      }
+      return null;
+    },
+    async hourlyByKey(accountId, from, to) {
+      return foldKeyHours(statements.hourly.iterate(accountId, idBefore(from), idBefore(to + CHUNK_SPAN_MS), from, to));
     },
     async prune(idBelow, limit) {
       return statements.prune.run(idBelow, limit).changes;

@@ -46,6 +46,7 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     release: db.prepare<[number, string]>(
       "UPDATE refresh_schedule SET lease_until = NULL, lease_token = NULL WHERE url_id = ? AND lease_token = ?",
     ),
+    scheduled: db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM refresh_schedule"),
     backlog: db.prepare<[number], { due: number; oldest: number | null }>(
       "SELECT COUNT(*) AS due, MIN(next_refresh_at) AS oldest FROM refresh_schedule WHERE next_refresh_at <= ?",
     ),
@@ -156,6 +157,9 @@ export function sqliteTracked(db: Database.Database): TrackedStore {
     async backlog(accountId, now) {
       const row = accountId === null ? statements.backlog.get(now)! : statements.accountBacklog.get(accountId, now)!;
       return { due: row.due, oldestDueAt: row.oldest };
+    },
+    async scheduledUrls() {
+      return statements.scheduled.get()!.n;
     },
   };
 }

@@ -8,7 +8,7 @@ import { v2Endpoint } from "./v2-endpoint.ts";
 
 /** GET /v2/account/export: everything the account owns, as one JSON file written as it is read (no quota is spent). */
 export const v2AccountExportHandler = (deps: ApiDeps) =>
-  v2Endpoint(deps, "account:read", async (account, { params }): Promise<Answer<StreamedBody>> => {
+  v2Endpoint(deps, "account:write", async (account, { params }): Promise<Answer<StreamedBody>> => {
     validQuery(accountExportQuerySchema, params);
     const file = await openAccountExport(deps.store, account.id, deps.clock.now());
     if (file === "busy") throw new ApiError("export_in_progress", 429, "An export of this account is being written, or too many exports are: try again when it is done.");

@@ -12,6 +12,7 @@ import { validQuery } from "../../http/validate.ts";
 import { resultNetworks, storedNetworks } from "../../v2/network-objects.ts";
 import { bulkBodySchema, bulkQuerySchema } from "../../../lib/v2/schemas.ts";
 import { MAX_V2_BODY_BYTES, networksAsked, v2Endpoint } from "./v2-endpoint.ts";
+import { requestIdOf } from "../../http/x-request-id.ts";
 
 /**
  * POST /v2/bulk: v1's bulk job (the plan's batch limit, each URL paid for when it is counted) with a JSON
@@ -31,7 +32,7 @@ export const v2BulkSubmitHandler = (deps: ApiDeps) =>
       submission.add(url);
       if (submission.over) throw apiErrors.bulkLimitExceeded(submission.limit);
     }
-    const { bulkId, count } = await submitJob(deps, account, submission.urls, "1.1", { networks, name: body.name });
+    const { bulkId, count } = await submitJob(deps, account, submission.urls, "1.1", { networks, name: body.name, requestId: requestIdOf(req) });
     return send(200, { count, bulk_id: bulkId, name: body.name ?? null });
   });
 

@@ -5,7 +5,7 @@ import { dashboard } from "@/dashboard/server/context";
 import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 
 /** What the account is mailed about, and when a tracked URL's growth is a spike. */
-export const GET = signedInEndpoint({}, async ({ account }) => dashboard().alertSettings.of(account.id));
+export const GET = signedInEndpoint({ need: "read" }, async ({ account }) => dashboard().alertSettings.of(account.id));
 
 const change = z
   .object({
@@ -17,6 +17,6 @@ const change = z
   .partial()
   .strict();
 
-export const PUT = signedInEndpoint({ input: change }, async ({ account, input }) =>
+export const PUT = signedInEndpoint({ need: "settings", input: change }, async ({ account, input }) =>
   dashboard().alertSettings.update(account.id, input),
 );

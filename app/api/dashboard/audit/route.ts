@@ -9,7 +9,7 @@ const DAY_MS = 86_400_000;
 const input = auditFiltersSchema.extend({ cursor: z.string().max(200).optional() });
 
 /** A page of the account's audit log through GET /v2/audit; the range's start is computed here, on the server's clock. */
-export const GET = signedInEndpoint({ input }, async ({ api, input }): Promise<AuditPage> => {
+export const GET = signedInEndpoint({ need: "read", input }, async ({ api, input }): Promise<AuditPage> => {
   const query = new URLSearchParams({ limit: "50" });
   if (input.action) query.set("action", input.action);
   if (input.actor) query.set("actor_type", input.actor);

@@ -14,7 +14,7 @@ const submission = z.object({
 });
 
 /** This account's job history (from the database, newest first) and its plan's bulk limits. */
-export const GET = signedInEndpoint({}, async ({ account }) => bulkOverview(account.id));
+export const GET = signedInEndpoint({ need: "read" }, async ({ account }) => bulkOverview(account.id));
 
 /**
  * The body of a job of this plan's most URLs at their longest, as JSON: no account reads more than its plan can
@@ -26,7 +26,7 @@ async function maxBodyBytes(account: { plan: string }): Promise<number> {
 }
 
 /** Submits a job with the account's key; the answer names the job to open. */
-export const POST = signedInEndpoint({ input: submission, maxBodyBytes }, async ({ input, api }): Promise<BulkSubmitted> => {
+export const POST = signedInEndpoint({ need: "work", input: submission, maxBodyBytes }, async ({ input, api }): Promise<BulkSubmitted> => {
   const { bulk_id, count } = await (await api()).submitBulk(input.urls, input.name);
   return { bulkId: bulk_id, count };
 });

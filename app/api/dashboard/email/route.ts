@@ -17,19 +17,19 @@ const requests = () => rateLimiter("email-change", 5, 3600);
  * is opened. An account without a password (GitHub or Google sign-in) sets one first: a session alone is not
  * enough to hand the account's mail to another address.
  */
-export const POST = signedInEndpoint({ input }, async ({ account, input }) => {
+export const POST = signedInEndpoint({ need: "self", input }, async ({ account, input }) => {
   const { accounts, clock } = dashboard();
   const email = emailAddress.safeParse(input.email);
   if (!email.success) throw new DashboardError("invalid_input", 422, email.error.issues[0]?.message ?? "Enter a valid email address.");
-  if (!(await accounts.hasPassword(account.id))) {
+  if (!(await accounts.hasPassword(account.user.id))) {
     throw new DashboardError("invalid_input", 422, "Set a password first (in the card above): changing the address asks for it.");
   }
-  const taken = await takeFromLimits([[requests(), account.id]]);
+  const taken = await takeFromLimits([[requests(), account.user.id]]);
   if (!taken.ok) throw new DashboardError("rate_limited", 429, `Too many attempts. Try again in ${retryMinutes(taken.retryAfterMs)} minute(s).`);
-  if (!(await accounts.checkPassword(account.id, input.password))) throw new DashboardError("wrong_password", 422, "The password is not right.");
+  if (!(await accounts.checkPassword(account.user.id, input.password))) throw new DashboardError("wrong_password", 422, "The password is not right.");
   const now = clock.now();
   const change = accountMail().change;
-  const result = await change.request(account.id, email.data, now);
+  const result = await change.request(account.user.id, email.data, now);
   if (!result.ok) throw new DashboardError("invalid_input", 422, result.error);
-  return { pending: await change.pendingOf(account.id, now) };
+  return { pending: await change.pendingOf(account.user.id, now) };
 });

@@ -17,7 +17,7 @@ const input = z.object({
  * the rule of the paste form and POST /v2/tracked (`example.org/page` is https://example.org/page); one it
  * refuses spends no query. Read here, not in the browser: the overview then loads no IDNA tables.
  */
-export const POST = signedInEndpoint({ input }, async ({ input, api }): Promise<EndpointLookup> => {
+export const POST = signedInEndpoint({ need: "work", input }, async ({ input, api }): Promise<EndpointLookup> => {
   const parsed = parseUserUrl(input.url);
   if (!parsed.ok) throw new DashboardError("invalid_url", 400, `Not a valid URL: ${parsed.reason}.`);
   const client = await api();

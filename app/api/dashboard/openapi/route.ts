@@ -1,4 +1,4 @@
 import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 
 /** The API's OpenAPI document, for the reference page (read from the API, which generates it). */
-export const GET = signedInEndpoint({}, async ({ api }) => (await api()).openApi());
+export const GET = signedInEndpoint({ need: "read" }, async ({ api }) => (await api()).openApi());

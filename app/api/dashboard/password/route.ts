@@ -25,18 +25,18 @@ const attempts = () => rateLimiter("password-change", 5, 15 * 60);
  * Changes the password; this browser stays signed in, every other session of the account is signed out, and
  * the "password changed" notice is queued in the same transaction.
  */
-export const POST = signedInEndpoint({ input }, async ({ account, input }) => {
+export const POST = signedInEndpoint({ need: "self", input }, async ({ account, input }) => {
   const { accounts, clock } = dashboard();
-  const problem = passwordProblem(input.newPassword, account.email);
+  const problem = passwordProblem(input.newPassword, account.user.email);
   if (problem) throw new DashboardError("invalid_input", 422, problem);
-  if (await accounts.hasPassword(account.id)) {
-    const taken = await takeFromLimits([[attempts(), account.id]]);
+  if (await accounts.hasPassword(account.user.id)) {
+    const taken = await takeFromLimits([[attempts(), account.user.id]]);
     if (!taken.ok) throw new DashboardError("rate_limited", 429, `Too many attempts. Try again in ${retryMinutes(taken.retryAfterMs)} minute(s).`);
-    const valid = await accounts.checkPassword(account.id, input.currentPassword ?? "");
+    const valid = await accounts.checkPassword(account.user.id, input.currentPassword ?? "");
     if (!valid) throw new DashboardError("wrong_password", 422, "The current password is not right.");
-    await attempts().delete(account.id);
+    await attempts().delete(account.user.id);
   }
   const notice = (tx: MailWriter) => passwordReset().queueChangedNotice(tx, account, clock.now());
   const change = { audit: await userSource(account), via: "settings", keepSessionId: account.sessionId, within: notice } as const;
-  return { otherSessionsSignedOut: await accounts.setPassword(account.id, input.newPassword, change) };
+  return { otherSessionsSignedOut: await accounts.setPassword(account.user.id, input.newPassword, change) };
 });

@@ -17,7 +17,7 @@ const pageQuery = z.object({
 });
 
 /** A page of the account's tracked URLs, with sparklines. */
-export const GET = signedInEndpoint({ input: pageQuery }, async ({ input, api }) => (await api()).trackedPage(input));
+export const GET = signedInEndpoint({ need: "read", input: pageQuery }, async ({ input, api }) => (await api()).trackedPage(input));
 
 const addition = z.union([
   z.object({ urls: z.array(z.string().max(MAX_URL_LENGTH)).min(1).max(MAX_TRACKED_PER_REQUEST) }),
@@ -27,7 +27,7 @@ const addition = z.union([
 
 /** Tracks pasted or uploaded URLs now, or queues a sitemap or feed import (its id is followed for progress). */
 export const POST = signedInEndpoint(
-  { input: addition, maxBodyBytes: MAX_TRACKED_PER_REQUEST * (MAX_URL_LENGTH + 4) + 1024 },
+  { need: "work", input: addition, maxBodyBytes: MAX_TRACKED_PER_REQUEST * (MAX_URL_LENGTH + 4) + 1024 },
   async ({ input, api }) => {
     const client = await api();
     if ("urls" in input) return { kind: "added" as const, ...(await client.track(input.urls)) };
@@ -37,7 +37,7 @@ export const POST = signedInEndpoint(
 );
 
 /** Stops tracking a URL. */
-export const DELETE = signedInEndpoint({ input: z.object({ url: z.string().max(MAX_URL_LENGTH) }) }, async ({ input, api }) => {
+export const DELETE = signedInEndpoint({ need: "work", input: z.object({ url: z.string().max(MAX_URL_LENGTH) }) }, async ({ input, api }) => {
   await (await api()).untrack(input.url);
   return { removed: input.url };
 });

@@ -24,7 +24,7 @@ const whitelistInput = z.object({
 });
 
 /** The whitelist as the public API reports it, so the page shows what queries are checked against. */
-export const GET = signedInEndpoint({}, async ({ api }): Promise<WhitelistState> => {
+export const GET = signedInEndpoint({ need: "read" }, async ({ api }): Promise<WhitelistState> => {
   const whitelist = await (await api()).whitelist();
   return { domains: sortEntries(whitelist.domains), enabled: whitelist.whitelist_domains_enabled };
 });
@@ -34,7 +34,7 @@ export const GET = signedInEndpoint({}, async ({ api }): Promise<WhitelistState>
  * normalizes each entry; an invalid entry is a 422 with its reason. The API sees the change with its next request.
  */
 // The most entries at their longest, as JSON.
-export const PUT = signedInEndpoint({ input: whitelistInput, maxBodyBytes: MAX_ENTRIES * (MAX_ENTRY_LENGTH + 8) + 1024 }, async ({ account, input }): Promise<WhitelistState> => {
+export const PUT = signedInEndpoint({ need: "settings", input: whitelistInput, maxBodyBytes: MAX_ENTRIES * (MAX_ENTRY_LENGTH + 8) + 1024 }, async ({ account, input }): Promise<WhitelistState> => {
   const saved = await dashboard().accounts.setWhitelist(account.email, input.domains, input.enabled, await userSource(account));
   return { domains: sortEntries(saved.whitelist.domains), enabled: saved.whitelist.enabled };
 });

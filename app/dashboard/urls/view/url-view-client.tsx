@@ -36,25 +36,13 @@ export function UrlViewClient({ view }: { view: UrlView }) {
     });
   }
 
-  if (detail.isPending) return <LoadingState label="Loading the URL…" className="h-96" />;
-  if (detail.isError) {
-    if (isNotTracked(detail.error)) return <NotTracked url={view.url} />;
-    return (
-      <div className="space-y-4">
-        <BackLink />
-        <ErrorState message={detail.error.message} onRetry={() => void detail.refetch()} />
-      </div>
-    );
+  if (detail.isError && isNotTracked(detail.error)) return <NotTracked url={view.url} />;
+  if (detail.isError) return <Pending url={view.url} error={detail.error.message} onRetry={() => void detail.refetch()} />;
+  if (networks.isError && !networks.shown) {
+    const error = `The networks to show could not be loaded: ${networks.error?.message}`;
+    return <Pending url={view.url} error={error} onRetry={() => void networks.refetch()} />;
   }
-  if (!networks.shown) {
-    if (!networks.isError) return <LoadingState label="Loading the URL…" className="h-96" />;
-    return (
-      <div className="space-y-4">
-        <BackLink />
-        <ErrorState message={`The networks to show could not be loaded: ${networks.error?.message}`} onRetry={() => void networks.refetch()} />
-      </div>
-    );
-  }
+  if (detail.isPending || !networks.shown) return <Pending url={view.url} />;
   const item = detail.data;
   return (
     <div className="space-y-6">
@@ -64,6 +52,19 @@ export function UrlViewClient({ view }: { view: UrlView }) {
       <FormsTable detail={item} networks={networks.shown} />
       {/* Saved aliases are the editor's starting point: a new list from the API starts it again. */}
       <AliasesEditor key={item.aliases.join("\n")} url={item.url} saved={item.aliases} save={saveAliases} />
+    </div>
+  );
+}
+
+/** Before the URL's data is in, or when it cannot be had: the page already says which URL it is about. */
+function Pending({ url, error, onRetry }: { url: string; error?: string; onRetry?: () => void }) {
+  return (
+    <div className="space-y-4">
+      <div>
+        <BackLink />
+        <h1 className="mt-1 text-xl font-semibold break-all">{displayUrl(url)}</h1>
+      </div>
+      {error ? <ErrorState message={error} onRetry={onRetry} /> : <LoadingState label="Loading the URL…" className="h-96" />}
     </div>
   );
 }

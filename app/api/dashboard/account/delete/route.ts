@@ -7,6 +7,7 @@ import { DashboardError } from "@/dashboard/client/dashboard-error";
 import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 import { AccountDeletion } from "@/lib/accounts/account-deletion";
 import { normalizeEmail } from "@/lib/accounts/email-address";
+import { memberErrors } from "@/lib/members/member-errors";
 
 const input = z.object({
   password: z.string().max(1024).optional(),
@@ -17,8 +18,10 @@ const input = z.object({
 // A stolen session must not be a way to guess the password, as for a password change.
 const attempts = () => rateLimiter("account-delete", 5, 15 * 60);
 
-/** Deletes the account once its password (or, without one, its address) confirms it; this browser is signed out. */
-export const POST = signedInEndpoint({ input }, async ({ account, input }) => {
+/** The holder (an owner) deletes the account once its password (or, without one, its address) confirms it; this browser is signed out. */
+export const POST = signedInEndpoint({ need: "ownership", input }, async ({ account, input }) => {
+  // The account's row is also its holder's sign-in: another owner deleting it would delete that person's sign-in.
+  if (account.user.id !== account.id) throw memberErrors.forbidden(`Only ${account.email}, whose sign-in this account is, can delete it.`);
   const context = dashboard();
   if (await context.accounts.hasPassword(account.id)) {
     // Taken before the password is checked, so simultaneous guesses check no more than the limit allows.

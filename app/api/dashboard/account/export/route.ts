@@ -8,7 +8,7 @@ import { openAccountExport } from "@/lib/accounts/account-export";
  * (lib/accounts/account-export.ts; the API's `GET /v2/account/export` writes the same). A GET that changes
  * nothing: a cross-site link can only start a download into the user's own browser.
  */
-export const GET = signedInEndpoint({}, async ({ account }) => {
+export const GET = signedInEndpoint({ need: "export" }, async ({ account }) => {
   const { store, clock } = dashboard();
   const file = await openAccountExport(store, account.id, clock.now());
   if (file === "busy") throw new DashboardError("rate_limited", 429, "An export of this account is being written, or too many exports are: try again when it is done.");

@@ -12,6 +12,6 @@ const query = z.object({
 });
 
 /** The spikes and milestones of the last `days` days, of one tracked URL when `url` is given: the charts' marks. */
-export const GET = signedInEndpoint({ input: query }, async ({ input, api }) => ({
+export const GET = signedInEndpoint({ need: "read", input: query }, async ({ input, api }) => ({
   marks: await alertMarks(await api(), { types: ["tracked_url.spike", "tracked_url.milestone"], since: dashboard().clock.now() - input.days * DAY, url: input.url }),
 }));

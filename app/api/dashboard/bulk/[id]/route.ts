@@ -8,7 +8,7 @@ import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
  * networks), in one answer even for 10,000 URLs. The API answers another account's job as `bulk_not_found`,
  * which the route wrapper turns into a 404.
  */
-export const GET = signedInEndpoint({ input: z.object({ id: z.string().min(1) }) }, async ({ input, api }): Promise<BulkJobResults> => {
+export const GET = signedInEndpoint({ need: "read", input: z.object({ id: z.string().min(1) }) }, async ({ input, api }): Promise<BulkJobResults> => {
   const { data, _meta: meta } = await (await api()).bulk(input.id, true);
   return {
     meta: {

@@ -8,8 +8,8 @@ import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 const resends = () => rateLimiter("email-verification-resend", 3, 3600);
 
 /** Mails a new link that confirms the account's address (the older link stops working); taken from the limit first. */
-export const POST = signedInEndpoint({}, async ({ account }) => {
-  const taken = await takeFromLimits([[resends(), account.id]]);
+export const POST = signedInEndpoint({ need: "self" }, async ({ account }) => {
+  const taken = await takeFromLimits([[resends(), account.user.id]]);
   if (!taken.ok) throw new DashboardError("rate_limited", 429, `Too many links sent. Try again in ${retryMinutes(taken.retryAfterMs)} minute(s).`);
-  return { status: await accountMail().verification.resend(account.id, dashboard().clock.now()) };
+  return { status: await accountMail().verification.resend(account.user.id, dashboard().clock.now()) };
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ALL_SCOPES } from "@/lib/keys/scopes";
+import { grantableScopes } from "@/lib/members/roles";
 import { userSource } from "@/dashboard/server/audit-source";
 import { keyNotices } from "@/lib/keys/key-notices";
 import { dashboard } from "@/dashboard/server/context";
@@ -10,7 +10,7 @@ import { signedInEndpoint } from "@/dashboard/server/signed-in-endpoint";
 const input = z.object({ id: z.string().max(100) });
 
 /** Revokes the key at once; the account is mailed in the same transaction. */
-export const DELETE = signedInEndpoint({ input }, async ({ account, input }) => {
+export const DELETE = signedInEndpoint({ need: "keys", input }, async ({ account, input }) => {
   const source = await userSource(account);
-  return { row: keyRowOf(await dashboard().keys.revoke(account.id, input.id, ALL_SCOPES, source, keyNotices(accountMail().notices, source.at).revoked)) };
+  return { row: keyRowOf(await dashboard().keys.revoke(account.id, input.id, grantableScopes(account.role), source, keyNotices(accountMail().notices, source.at).revoked)) };
 });

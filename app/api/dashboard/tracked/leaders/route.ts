@@ -4,7 +4,7 @@ import type { Leaders } from "@/dashboard/client/answers";
 const LEADERS = 5;
 
 /** The overview's "Most shared" (by total) and "Top movers this week" (by 7-day change, growing only). */
-export const GET = signedInEndpoint({}, async ({ api }): Promise<Leaders> => {
+export const GET = signedInEndpoint({ need: "read" }, async ({ api }): Promise<Leaders> => {
   const client = await api();
   const [shared, movers] = await Promise.all([
     client.trackedPage({ sort: "total", order: "desc", limit: LEADERS, sparkline: false }),

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "bulk_job" ADD COLUMN     "request_id" TEXT;
+
