@@ -69,7 +69,7 @@ export default defineConfig({
       timeout: 600_000,
       gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
       env: E2E_ENV,
-      stdout: "ignore",
+      stdout: "pipe",
       stderr: "pipe",
     },
     ...(SCALE_ENABLED

@@ -43,6 +43,8 @@ export const E2E_ENV: Record<string, string> = {
   // The alerts spec receives webhooks on loopback.
   WEBHOOK_ALLOW_PRIVATE_HOSTS: "true",
   REFRESH_POLL_MS: "500",
+  // The server's warnings and errors show beside a failed spec (its stdout is piped); the rest would drown them.
+  LOG_LEVEL: "warn",
   SMTP_URL: `smtp://127.0.0.1:${E2E_PORT + 7}`,
   SHARECOUNT_PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
 };

@@ -15,16 +15,22 @@ export type { PrismaClient };
 const postgresClients = new WeakSet<PrismaClient>();
 
 /**
+ * Interactive transactions queue for SQLite's one writer (and a pool's connections): Prisma's defaults (2 s to
+ * start, 5 s to finish) fail them on a loaded machine, where a short write can wait behind others for seconds.
+ */
+const TRANSACTIONS = { maxWait: 10_000, timeout: 20_000 };
+
+/**
  * Prisma through its driver adapter (no native query engine): for accounts, plans and the dashboard.
  * `file:` URLs open SQLite (better-sqlite3); `postgres://` and `postgresql://` URLs open PostgreSQL (a `pg` pool).
  */
 export function createPrisma(databaseUrl: string): PrismaClient {
   if (isPostgresUrl(databaseUrl)) {
-    const client = new PostgresPrismaClient({ adapter: createPgAdapter(databaseUrl) }) as unknown as PrismaClient;
+    const client = new PostgresPrismaClient({ adapter: createPgAdapter(databaseUrl), transactionOptions: TRANSACTIONS }) as unknown as PrismaClient;
     postgresClients.add(client);
     return client;
   }
-  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: sqliteFileFromUrl(databaseUrl) }) });
+  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: sqliteFileFromUrl(databaseUrl) }), transactionOptions: TRANSACTIONS });
 }
 
 /** Whether the client is PostgreSQL's: for the few statements that differ by database (a lock). */

@@ -20,6 +20,9 @@ interface Recording {
 
 const REFILL_DELAY_MS = 5;
 const LEASE_MS = 60_000;
+/** Writing a batch of outcomes is tried this often, this far apart: well within the lease. */
+const RECORD_TRIES = 4;
+const RECORD_RETRY_MS = 2_000;
 const DAY_MS = 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
 const PRUNE_BATCH = 500;
@@ -249,8 +252,7 @@ export class DeliveryWorker {
    * Writes the outcomes that arrived meanwhile in one transaction (a commit per POST would bound the worker on
    * SQLite), then what they mean for their endpoints.
    */
-  private async record(): Promise<void> {
-    const batch = this.recording.splice(0);
+  private async record(batch: Recording[] = this.recording.splice(0), tries = 1): Promise<void> {
     const { deliveries, health } = this.options;
     let settled = new Set<string>();
     try {
@@ -269,7 +271,12 @@ export class DeliveryWorker {
         if (await health.failed(target, at)) this.log(JSON.stringify({ event: "webhook_endpoint_disabled", endpoint: target.id, account: target.accountId }));
       }
     } catch (error) {
-      this.log(JSON.stringify({ event: "webhook_record_error", deliveries: batch.length, error: String(error) }));
+      this.log(JSON.stringify({ event: "webhook_record_error", deliveries: batch.length, tries, error: String(error) }));
+      // A busy database: try again while the leases last, rather than leave sent deliveries to be sent again.
+      if (settled.size === 0 && tries < RECORD_TRIES) {
+        await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MS));
+        return this.record(batch, tries + 1);
+      }
     }
     for (const { settlement, done } of batch) done(settled.has(settlement.delivery.id));
   }

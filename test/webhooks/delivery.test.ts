@@ -65,6 +65,20 @@ describe.each(drivers)("webhook delivery on $name", ({ database, skip }) => {
     expect(healthy).toMatchObject({ lastSuccessAt: T0, failingSince: null });
   });
 
+  it.skipIf(skip)("a busy database when the outcome is written: it is written on a later try, and the event is sent once", async () => {
+    const account = await hooks.account();
+    await hooks.endpoint(account.id, receiver.url("/busy"));
+    const event = await hooks.emit(account.id);
+    const store = hooks.kit.deliveries;
+    let failures = 1;
+    const deliveries = Object.assign(Object.create(store) as typeof store, {
+      settle: (...args: Parameters<typeof store.settle>) => (failures-- > 0 ? Promise.reject(new Error("database is locked")) : store.settle(...args)),
+    });
+    expect(await hooks.worker({ deliveries }).runOnce()).toBe(1);
+    expect(await receiver.waitFor("/busy")).toHaveLength(1);
+    expect(await deliveryOf(event.id)).toMatchObject({ status: "succeeded", attempts: 1, leaseOwner: null });
+  });
+
   it.skipIf(skip)("sends Slack and Discord a readable line, unsigned", async () => {
     const account = await hooks.account();
     await hooks.endpoint(account.id, receiver.url("/slack"), { format: "slack" });
