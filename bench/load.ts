@@ -2,12 +2,29 @@
  * Measuring a server under load: autocannon, the bare node:http server replaying the service's answer as the
  * baseline, and the CPU time a process has used.
  */
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
+import { promisify } from "node:util";
 import { freePort, log, startChild, waitForStatus, type Child } from "./support.ts";
 
-// ---- autocannon (CommonJS without bundled types: typed here for the few fields we read) ----
+const execFileAsync = promisify(execFile);
 
+// ---- autocannon, in a process of its own ----
+
+/**
+ * Runs autocannon in a child node process and prints its result as JSON: the load generator then never shares an
+ * event loop with this process's bookkeeping, and its CPU is its own (closed loop: each connection sends its next
+ * request when the answer to the last one arrived, as wrk does).
+ */
+const LOADER = `
+const autocannon = require(process.env.BENCH_AUTOCANNON);
+autocannon({ url: process.env.BENCH_URL, connections: Number(process.env.BENCH_CONNECTIONS), duration: Number(process.env.BENCH_SECONDS) })
+  .then((r) => process.stdout.write(JSON.stringify(r)), (error) => { console.error(error); process.exit(1); });
+`;
+const AUTOCANNON = createRequire(import.meta.url).resolve("autocannon");
+
+/** autocannon's result, the few fields read here. */
 interface AutocannonResult {
   requests: { average: number; total: number };
   latency: { average: number; p99: number };
@@ -16,8 +33,6 @@ interface AutocannonResult {
   timeouts: number;
   "2xx": number;
 }
-type Autocannon = (options: { url: string; connections: number; duration: number }) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
 export interface LoadResult {
   rps: number;
@@ -30,8 +45,13 @@ export interface LoadResult {
   timeouts: number;
 }
 
+/** `connections` closed-loop connections to `url` for `seconds`, from a child process running autocannon. */
 export async function load(url: string, connections: number, seconds: number): Promise<LoadResult> {
-  const r = await autocannon({ url, connections, duration: seconds });
+  const { stdout } = await execFileAsync(process.execPath, ["-e", LOADER], {
+    env: { ...process.env, BENCH_AUTOCANNON: AUTOCANNON, BENCH_URL: url, BENCH_CONNECTIONS: String(connections), BENCH_SECONDS: String(seconds) },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const r = JSON.parse(stdout) as AutocannonResult;
   return {
     rps: r.requests.average,
     p99Ms: r.latency.p99,

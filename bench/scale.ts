@@ -8,15 +8,19 @@
  *   close to twice one.
  * Figures, not assertions: these machines are shared and noisy. Each phase also reports how idle the
  * machine's cores were, since everything (load generator, PostgreSQL, Redis, the processes) shares them:
- * a second process cannot add throughput where no core is idle. A failed check (non-2xx under load, a URL
- * not answered or counted once) fails the run.
+ * a second process cannot add throughput where no core is idle. CPU time is the steadier measure, so each
+ * phase reports it per request or per URL for every process that serves it: the API and worker processes,
+ * Redis and PostgreSQL (bench/process-cpu.ts). The load generator (autocannon, a child process) and the bulk
+ * job's poller are not counted; the sandbox upstream runs inside the worker and is. A failed check (non-2xx
+ * under load, a URL not answered or counted once) fails the run.
  */
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { createDatabase, databaseUrl, dropDatabase } from "../lib/db/postgres-admin.ts";
 import { deleteKeysUnder } from "../lib/redis/redis.ts";
 import { runBulkJob } from "./bulk-job.ts";
-import { cachedAnswer, load, startBareReplay, type LoadResult } from "./load.ts";
+import { cachedAnswer, cpuSeconds, load, startBareReplay, type LoadResult } from "./load.ts";
+import { CpuMeter, describeCpu, totalCpu, type CpuReading } from "./process-cpu.ts";
 import { createDedicatedAccount, envInt, freePort, log, run, runMain, startChild, stopChild, TSX, waitForStatus, type Child } from "./support.ts";
 
 const SECONDS = envInt("BENCH_SECONDS", 10);
@@ -75,7 +79,8 @@ async function withIdle<T>(phase: () => Promise<T>): Promise<[T, number]> {
 async function start(name: string, script: string, env: Record<string, string>, health: string) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = startChild(name, TSX, [script], { ...env, PORT: String(port) });
+  // node itself (not the tsx command, which runs the script in a second process): its pid's CPU is the server's.
+  const child = startChild(name, process.execPath, ["--import", "tsx", script], { ...env, PORT: String(port) });
   await waitForStatus(base, child, 180_000, health);
   return { base, child };
 }
@@ -105,6 +110,8 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
   const apiKey = await createDedicatedAccount(databaseUrl, "bench-cached@example.com");
   const problems: string[] = [];
   const children: Child[] = [];
+  const meter = new CpuMeter(REDIS_URL);
+  const pid = (child: Child) => child.process.pid!;
 
   // Cached queries: one API process, then two.
   const apiEnv = { ...env, SANDBOX_LATENCY_MS: "0" };
@@ -112,11 +119,15 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
   children.push(a.child, b.child);
   const url = (base: string) => `${base}${QUERY}&apikey=${apiKey}`;
   const answer = await cachedAnswer(url(a.base));
-  const [one, oneIdle] = await withIdle(() => measure("one API process", [url(a.base)]));
-  const [two, twoIdle] = await withIdle(() => measure("two API processes", [url(a.base), url(b.base)]));
+  const [[one, oneCpu], oneIdle] = await withIdle(() => meter.during({ "api-a": pid(a.child) }, () => measure("one API process", [url(a.base)])));
+  const [[two, twoCpu], twoIdle] = await withIdle(() =>
+    meter.during({ "api-a": pid(a.child), "api-b": pid(b.child) }, () => measure("two API processes", [url(a.base), url(b.base)])),
+  );
   await stopChild(b.child);
   const bare = await startBareReplay(answer);
+  const bareBefore = cpuSeconds(pid(bare.child));
   const bareResult = await measure("bare node:http", [`${bare.base}${QUERY}&apikey=${apiKey}`]);
+  const bareUs = ((cpuSeconds(pid(bare.child)) - bareBefore) / bareResult.total) * 1e6;
   await stopChild(bare.child);
   for (const [name, r] of [["one", one], ["two", two], ["bare", bareResult]] as const) {
     if (r.non2xx + r.errors + r.timeouts > 0) problems.push(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts under load`);
@@ -124,7 +135,7 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
 
   // Bulk: one worker, then two, each on a job of its own (its own account, so the quota check is exact).
   const workerEnv = { ...env, SANDBOX_LATENCY_MS: String(LATENCY_MS), BULK_CONCURRENCY: String(CONCURRENCY) };
-  const bulk: { workers: number; wallMs: number; idle: number }[] = [];
+  const bulk: { workers: number; wallMs: number; idle: number; cpu: CpuReading }[] = [];
   const running: Child[] = [];
   for (const workers of [1, 2]) {
     while (running.length < workers) {
@@ -133,11 +144,13 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
     const key = await createDedicatedAccount(databaseUrl, `bench-bulk-${workers}@example.com`);
     const urls = Array.from({ length: URLS }, (_, i) => `https://example.com/scale-${workers}/${i}`);
     log(`bulk with ${workers} worker(s): ${URLS} URLs, latency ${LATENCY_MS} ms, concurrency ${CONCURRENCY} each`);
-    const [result, idle] = await withIdle(() => runBulkJob(a.base, key, urls, { pollMs: 100, deadlineMs: 600_000 }));
+    const pids = Object.fromEntries([["api", pid(a.child)], ...running.map((child, i) => [`worker-${i + 1}`, pid(child)])]);
+    const [[result, cpu], idle] = await withIdle(() => meter.during(pids, () => runBulkJob(a.base, key, urls, { pollMs: 100, deadlineMs: 600_000 })));
     problems.push(...result.problems.map((p) => `${workers} worker(s): ${p}`));
-    bulk.push({ workers, wallMs: result.wallMs, idle });
+    bulk.push({ workers, wallMs: result.wallMs, idle, cpu });
   }
   for (const child of [...children, ...running]) await stopChild(child);
+  await meter.close();
 
   // Report.
   const ratio = (r: LoadResult) => r.rps / bareResult.rps;
@@ -162,12 +175,21 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
   console.log(row("two API processes", two, twoIdle));
   console.log(row("bare node:http", bareResult));
   console.log(`two/one: ${(two.rps / one.rps).toFixed(3)}`);
+  const perRequest = (r: LoadResult) => 1e6 / r.total;
+  const apiUs = (cpu: CpuReading, r: LoadResult, names: string[]) => names.reduce((sum, name) => sum + cpu.get(name)!, 0) * perRequest(r);
+  const oneApiUs = apiUs(oneCpu, one, ["api-a"]);
+  const twoApiUs = apiUs(twoCpu, two, ["api-a", "api-b"]);
+  console.log(`CPU µs per cached request: bare node:http ${bareUs.toFixed(1)}`);
+  console.log(`  one API process: ${describeCpu(oneCpu, perRequest(one), 1)}; API bare/service ${(bareUs / oneApiUs).toFixed(3)}`);
+  console.log(`  two API processes: ${describeCpu(twoCpu, perRequest(two), 1)}; API bare/service ${(bareUs / twoApiUs).toFixed(3)}`);
   console.log("");
   console.log(`bulk: ${URLS} URLs per job, ${LATENCY_MS} ms upstream latency, BULK_CONCURRENCY ${CONCURRENCY} per worker`);
-  for (const { workers, wallMs, idle } of bulk) {
+  const msPerUrl = 1000 / URLS;
+  for (const { workers, wallMs, idle, cpu } of bulk) {
     console.log(
       `  ${workers} worker(s): ${(wallMs / 1000).toFixed(2)} s, ${perSecond(wallMs).toFixed(0)} URLs/s (bound ${bound(workers).toFixed(0)} URLs/s: ${(perSecond(wallMs) / bound(workers)).toFixed(3)}), CPU idle ${percent(idle)}`,
     );
+    console.log(`    CPU ms per URL: ${(totalCpu(cpu) * msPerUrl).toFixed(2)} in all (${describeCpu(cpu, msPerUrl, 2)})`);
   }
   console.log(`  two/one: ${(perSecond(bulkTwo.wallMs) / perSecond(bulkOne.wallMs)).toFixed(3)} (latency-bound: close to 2 expected)`);
   console.log("");
@@ -182,6 +204,14 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
         bare_rps: Math.round(bareResult.rps),
         one_ratio: Number(ratio(one).toFixed(3)),
         two_ratio: Number(ratio(two).toFixed(3)),
+        two_over_one: Number((two.rps / one.rps).toFixed(3)),
+        one_p99_ms: one.p99Ms,
+        two_p99_ms: two.p99Ms,
+        bare_cpu_us_per_request: Number(bareUs.toFixed(1)),
+        one_api_cpu_us_per_request: Number(oneApiUs.toFixed(1)),
+        one_cpu_efficiency: Number((bareUs / oneApiUs).toFixed(3)),
+        one_cpu_us_per_request: Number((totalCpu(oneCpu) * perRequest(one)).toFixed(1)),
+        two_cpu_efficiency: Number((bareUs / twoApiUs).toFixed(3)),
         one_cpu_idle: Number(oneIdle.toFixed(3)),
         two_cpu_idle: Number(twoIdle.toFixed(3)),
       },
@@ -192,6 +222,9 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
         one_worker_s: Number((bulkOne.wallMs / 1000).toFixed(3)),
         two_workers_s: Number((bulkTwo.wallMs / 1000).toFixed(3)),
         two_over_one: Number((perSecond(bulkTwo.wallMs) / perSecond(bulkOne.wallMs)).toFixed(3)),
+        cpu_ms_per_url: Number((totalCpu(bulkOne.cpu) * msPerUrl).toFixed(3)),
+        two_workers_cpu_ms_per_url: Number((totalCpu(bulkTwo.cpu) * msPerUrl).toFixed(3)),
+        cpu_ms_per_url_by_process: Object.fromEntries([...bulkOne.cpu].map(([name, seconds]) => [name, Number((seconds * msPerUrl).toFixed(3))])),
         one_worker_cpu_idle: Number(bulkOne.idle.toFixed(3)),
         two_workers_cpu_idle: Number(bulkTwo.idle.toFixed(3)),
       },

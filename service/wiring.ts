@@ -111,10 +111,8 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
   const alerting = openAlerting(env, prisma, secret, store, { worker: options.worker !== false, now });
   const webhooks = options.worker === false ? null : deliveryWorkerFor(env, prisma, secret, alerting.kit, now);
   const audit = openAudit(env, prisma, secret, { worker: options.worker !== false, now });
-  const quota = alertingQuota(
-    redis ? new RedisQuotaCounter(redis, store.usage, store.bulk, env.REDIS_PREFIX) : storeQuotaCounter(store.usage, store.bulk),
-    alerting.quota,
-  );
+  const redisQuota = redis ? new RedisQuotaCounter(redis, store.usage, store.bulk, env.REDIS_PREFIX) : null;
+  const quota = alertingQuota(redisQuota ?? storeQuotaCounter(store.usage, store.bulk), alerting.quota);
   const recorder = new HistoryRecorder(store.history, alerting.tracked.observed);
   const counts = new CountService({
     knownCounts: store.counts,
@@ -248,6 +246,8 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       await audit.pruner?.stop();
       await scheduler?.stop();
       await bulk.worker?.stop();
+      // After the last query this process counted (its workers' too): the rows get Redis's totals.
+      await redisQuota?.close();
       // After the workers: what they emitted on their way out is written.
       await alerting.stop();
       await keys.flush();

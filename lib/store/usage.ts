@@ -8,6 +8,11 @@ export interface UsageDay {
   queries: number;
 }
 
+/** An account's queries counted on a day. */
+export interface CountedDay extends UsageDay {
+  accountId: string;
+}
+
 export interface Allocation {
   day: string;
   dailyQuota: number;
@@ -45,6 +50,11 @@ export interface UsageStore {
    * or none: `minimum = wanted`): how many were counted.
    */
   reserveUpTo(accountId: string, day: string, dailyQuota: number, wanted: number, minimum: number): Promise<number>;
+  /**
+   * Raises each day's row to at least its `queries` (never lowers one): a counter kept elsewhere (Redis) writing
+   * its totals back. Rows are taken in one statement or transaction; an account that no longer exists is skipped.
+   */
+  raiseTo(days: readonly CountedDay[]): Promise<void>;
   /** Gives back one counted query that was not answered. */
   release(accountId: string, day: string): Promise<void>;
   /** Gives back `count` counted queries that bought nothing (never below zero). */

@@ -85,6 +85,7 @@ export function alertingQuota(inner: QuotaCounter, alerts: QuotaAlerts): QuotaCo
     release: (accountId, day) => inner.release(accountId, day),
     releaseMany: (accountId, day, count) => inner.releaseMany(accountId, day, count),
     completeBulkUrl: (item, quota, result, now) => inner.completeBulkUrl(item, quota, result, now),
+    settle: () => inner.settle(),
     async reserve(accountId, day, dailyQuota) {
       const used = await inner.reserve(accountId, day, dailyQuota);
       if (used === null) alerts.refused(accountId, day, dailyQuota, () => inner.used(accountId, day));

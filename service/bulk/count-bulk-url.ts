@@ -72,17 +72,17 @@ async function countOne(deps: BulkCountDeps, item: QueuedBulkUrl): Promise<BulkU
   return { kind: "done" };
 }
 
-/** Longer than a quota counter takes to give back reservations nobody answered (see RedisQuotaCounter). */
+/** A refusal with quota left (reservations in flight that were given back): how long jobs wait before looking again. */
 const RECHECK_MS = 2 * 60_000;
 
 /**
- * Pauses the account's jobs until the quota resets, when the database says the quota is used up. The
- * shared counters may run ahead of the database for a while (reservations in flight, or made by a process
- * that died); then the jobs only wait a couple of minutes and look again.
+ * Pauses the account's jobs until the quota resets, when its counter says the quota is used up. A refusal
+ * while the counter says some is left (reservations in flight, given back since) only makes the jobs wait a
+ * couple of minutes and look again.
  */
 async function pauseAccount(deps: BulkCountDeps, accountId: string, day: string, dailyQuota: number, resetsAt: number): Promise<BulkUrlOutcome> {
   const { store } = deps;
-  const used = await store.usage.queriesOn(accountId, day);
+  const used = await deps.quota.used(accountId, day);
   const usedUp = used >= dailyQuota;
   if (usedUp) deps.quotaAlerts.refused(accountId, day, dailyQuota, async () => used);
   const until = usedUp ? resetsAt : Math.min(resetsAt, Date.now() + RECHECK_MS);

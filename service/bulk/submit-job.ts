@@ -9,7 +9,7 @@ import { countQuotaRefusal } from "../../lib/metrics/metrics.ts";
 import { BulkSubmission } from "./submission.ts";
 import { log } from "../../lib/log/log.ts";
 
-type SubmitDeps = Pick<ApiDeps, "store" | "clock" | "bulkSubmitted">;
+type SubmitDeps = Pick<ApiDeps, "store" | "clock" | "quota" | "bulkSubmitted">;
 
 /** The plan may submit bulk jobs. */
 export function assertBulkAllowed(account: AccountContext): void {
@@ -38,7 +38,7 @@ export async function submitJob(
 ): Promise<{ bulkId: string; count: number }> {
   if (urls.length === 0) throw apiErrors.noValidUrls();
   const { day, resetsAt } = deps.clock.today();
-  if ((await deps.store.usage.queriesOn(account.id, day)) >= account.plan.dailyQuota) {
+  if ((await deps.quota.used(account.id, day)) >= account.plan.dailyQuota) {
     countQuotaRefusal(account.plan.name);
     throw apiErrors.quotaExceeded(version, account.plan.dailyQuota, resetsAt, deps.clock.timeZone);
   }

@@ -2,8 +2,9 @@ import type { BulkCompletion, BulkStore, BulkUrlResult, QueuedBulkUrl } from "..
 import type { UsageStore } from "../../lib/store/usage.ts";
 
 /**
- * Where queries are counted against the daily quota. Every count is durable in the database's daily usage
- * row before the answer it pays for goes out.
+ * Where queries are counted against the daily quota. Every count is durable before the answer it pays for goes
+ * out: in the database's daily usage row, or on the scale stack in Redis, whose totals reach the rows within a
+ * second (see RedisQuotaCounter).
  */
 export interface QuotaCounter {
   /** Counts one query if fewer than `dailyQuota` were counted on `day`: the new count, or null when used up. */
@@ -19,6 +20,8 @@ export interface QuotaCounter {
   release(accountId: string, day: string): Promise<void>;
   /** Gives back `count` reserved queries that bought nothing. */
   releaseMany(accountId: string, day: string, count: number): Promise<void>;
+  /** Writes counts kept elsewhere (Redis) to the usage rows now: before a report of this process reads them. */
+  settle(): Promise<void>;
   /** Counts a bulk URL and stores its answer: each URL is answered and counted once (see BulkStore.complete). */
   completeBulkUrl(item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, result: BulkUrlResult, now: number): Promise<BulkCompletion>;
 }
@@ -32,5 +35,6 @@ export function storeQuotaCounter(usage: UsageStore, bulk: BulkStore): QuotaCoun
     release: (accountId, day) => usage.release(accountId, day),
     releaseMany: (accountId, day, count) => usage.releaseMany(accountId, day, count),
     completeBulkUrl: (item, quota, result, now) => bulk.complete(item, quota, result, now),
+    settle: async () => {},
   };
 }

@@ -3,39 +3,26 @@ import { QUOTA_COUNTER_TTL_MS, quotaCounterKey } from "../../lib/redis/account-k
 import { RedisUnavailableError } from "../../lib/redis/redis.ts";
 import type { BulkCompletion, BulkStore, BulkUrlResult, QueuedBulkUrl } from "../../lib/store/bulk.ts";
 import { perTick } from "../../lib/store/per-tick.ts";
-import type { UsageStore } from "../../lib/store/usage.ts";
+import type { CountedDay, UsageStore } from "../../lib/store/usage.ts";
 import type { QuotaCounter } from "./counter.ts";
 import { log } from "../../lib/log/log.ts";
 
-/**
- * A day's counter is a hash: `n` queries counted, `at` the time (Redis's clock, ms) of the last one.
- * -2: no counter (never seeded, or lost in a Redis restart); -3: no query counted for IDLE ms (see
- * resync).
- */
+/** A day's counter is a hash: `n` queries counted. -2: no counter (never seeded, or lost in a Redis restart). */
 const NOT_SEEDED = -2;
-const IDLE = -3;
 
-const NOW_MS = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
-
-// KEYS[1] counter; ARGV[1] daily quota, ARGV[2] idle ms, ARGV[3] queries wanted, ARGV[4] the fewest worth
-// taking. Returns {count, granted} (granted may be fewer than wanted, or none, near the quota), or {-2 or -3, 0}.
+// KEYS[1] counter; ARGV[1] daily quota, ARGV[2] queries wanted, ARGV[3] the fewest worth taking. Returns
+// {count, granted} (granted may be fewer than wanted, or none, near the quota), or {-2, 0}.
 const RESERVE = `
-${NOW_MS}
 local n = redis.call('HGET', KEYS[1], 'n')
 if not n then return {${NOT_SEEDED}, 0} end
-if now - tonumber(redis.call('HGET', KEYS[1], 'at')) > tonumber(ARGV[2]) then return {${IDLE}, 0} end
-local granted = math.min(tonumber(ARGV[3]), tonumber(ARGV[1]) - tonumber(n))
-if granted <= 0 or granted < tonumber(ARGV[4]) then return {tonumber(n), 0} end
-redis.call('HSET', KEYS[1], 'at', now)
+local granted = math.min(tonumber(ARGV[2]), tonumber(ARGV[1]) - tonumber(n))
+if granted <= 0 or granted < tonumber(ARGV[3]) then return {tonumber(n), 0} end
 return {redis.call('HINCRBY', KEYS[1], 'n', granted), granted}`;
 
-// KEYS[1] counter; ARGV[1] the database's count, ARGV[2] ttl ms, ARGV[3] idle ms. Sets the counter to the
-// database's count when it is missing, or still idle (no process counted a query since it was found idle).
-const RESYNC = `
-${NOW_MS}
-local at = redis.call('HGET', KEYS[1], 'at')
-if at and now - tonumber(at) <= tonumber(ARGV[3]) then return 0 end
-redis.call('HSET', KEYS[1], 'n', ARGV[1], 'at', now)
+// KEYS[1] counter; ARGV[1] the database's count, ARGV[2] ttl ms. Seeds a missing counter from the database.
+const SEED = `
+if redis.call('HEXISTS', KEYS[1], 'n') == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'n', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
@@ -50,12 +37,12 @@ local n = redis.call('HGET', KEYS[1], 'n')
 if n and tonumber(n) < tonumber(ARGV[1]) then redis.call('HSET', KEYS[1], 'n', ARGV[1]) end
 return 0`;
 
-/** Longer than any request or bulk URL takes from reservation to database commit. */
-const DEFAULT_IDLE_MS = 60_000;
+/** How often the counters a process touched are written to their database rows. */
+const DEFAULT_FLUSH_MS = 1_000;
 
 interface QuotaScripts {
-  quotaReserve(key: string, dailyQuota: number, idleMs: number, wanted: number, minimum: number): Promise<[number, number]>;
-  quotaResync(key: string, recorded: number, ttlMs: number, idleMs: number): Promise<number>;
+  quotaReserve(key: string, dailyQuota: number, wanted: number, minimum: number): Promise<[number, number]>;
+  quotaSeed(key: string, recorded: number, ttlMs: number): Promise<number>;
   quotaRelease(key: string, count: number): Promise<number>;
   quotaRaise(key: string, atLeast: number): Promise<number>;
 }
@@ -71,64 +58,86 @@ interface Wanted {
   dailyQuota: number;
 }
 
-interface Reserved extends Wanted {
-  /** What Redis counted for this reservation. */
-  used: number;
-}
-
 /**
  * Quota counters shared by every API process and bulk worker: a Lua check-and-increment in Redis decides,
  * atomically across processes, whether a query may be answered (one call per account and event-loop turn,
- * for all of that turn's queries). The daily usage row in the database stays the record: each reservation
- * is added to it (one statement per turn) before its answer goes out, so a process killed mid-request
- * never loses an answered query. The row takes it only within the quota: after Redis lost counts the row
- * may be ahead, and then the row's word is final.
+ * for all of that turn's queries). Redis holds the day's count, the quota's record while the day lasts: a
+ * query costs no database write. Every second each process writes the highest total Redis answered it for
+ * each counter it touched to the daily usage row, raising the row (never lowering it): the rows follow Redis
+ * within a second, and any process that counts for an account also writes what a killed one counted. A Redis
+ * that restarts empty is seeded from the row, after this process wrote what it holds; only what other
+ * processes counted in the last second can be lost then (run Redis with AOF to lose nothing).
  *
- * When Redis has no counter for the day (first query of the day, or Redis restarted and lost its data) it
- * is seeded from the database row, so a Redis restart does not reset anyone's quota. The database row
- * never runs ahead of Redis (adds happen after Redis counted, releases before Redis gives back), so a
- * database total above Redis means Redis lost counts in a restart: it is raised back to that total.
- *
- * Redis runs ahead of the row by the reservations in flight, and by those of a process killed between
- * the two steps (they were never answered). When an account's counter has been idle for longer than any
- * request takes, nothing can be in flight: the next reservation first sets it back to the row's count,
- * which gives such reservations back.
+ * What pays per item (reserveUpTo) and bulk URLs (completeBulkUrl) write their rows at once, as before:
+ * those rows may then hold the quota's last word when Redis lost counts, and Redis is raised to them.
+ * A process killed between counting a query and answering it leaves that query counted: quota errs on the
+ * side of the account's limit, never past it.
  */
 export class RedisQuotaCounter implements QuotaCounter {
   private readonly scripts: QuotaScripts;
   private readonly reserveBatched: (wanted: Wanted) => Promise<number | null | Failed>;
-  private readonly record: (reserved: Reserved) => Promise<number | null>;
+  /** The counters counted in since the last flush, by key, with the highest total Redis answered. */
+  private touched = new Map<string, CountedDay>();
+  private readonly flushTimer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly redis: Redis,
     private readonly usage: UsageStore,
     private readonly bulk: BulkStore,
     private readonly prefix: string,
-    private readonly idleMs = DEFAULT_IDLE_MS,
+    flushMs = DEFAULT_FLUSH_MS,
   ) {
     redis.defineCommand("quotaReserve", { numberOfKeys: 1, lua: RESERVE });
-    redis.defineCommand("quotaResync", { numberOfKeys: 1, lua: RESYNC });
+    redis.defineCommand("quotaSeed", { numberOfKeys: 1, lua: SEED });
     redis.defineCommand("quotaRelease", { numberOfKeys: 1, lua: RELEASE });
     redis.defineCommand("quotaRaise", { numberOfKeys: 1, lua: RAISE });
     this.scripts = redis as unknown as QuotaScripts;
     this.reserveBatched = perTick((batch: Wanted[]) => this.reserveBatch(batch));
-    this.record = perTick((batch: Reserved[]) => this.recordBatch(batch));
+    this.flushTimer = setInterval(() => void this.flush().catch((error: unknown) => log.error({ event: "quota_flush_failed", err: error })), flushMs);
+    this.flushTimer.unref();
   }
 
   async reserve(accountId: string, day: string, dailyQuota: number): Promise<number | null> {
     const used = await this.reserveInRedis({ accountId, day, dailyQuota });
-    if (used === null) return null;
-    try {
-      return await this.record({ accountId, day, dailyQuota, used });
-    } catch (error) {
-      await this.scripts.quotaRelease(this.key(accountId, day), 1).catch(() => {});
-      throw error;
-    }
+    if (used !== null) this.saw(accountId, day, used);
+    return used;
+  }
+
+  /**
+   * Writes the touched counters' totals to their rows, in one database statement. A failed write keeps them
+   * touched, for the next flush.
+   */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      if (this.touched.size === 0) return;
+      const batch = this.touched;
+      this.touched = new Map();
+      try {
+        await this.usage.raiseTo([...batch.values()]);
+      } catch (error) {
+        for (const d of batch.values()) this.saw(d.accountId, d.day, d.queries);
+        throw error;
+      }
+    });
+    return this.flushing;
+  }
+
+  settle(): Promise<void> {
+    return this.flush();
+  }
+
+  /** Stops the timer and writes what is left: after the last query this process counts, before Redis closes. */
+  async close(): Promise<void> {
+    clearInterval(this.flushTimer);
+    await this.flush();
   }
 
   async used(accountId: string, day: string): Promise<number> {
     const counted = await this.redis.hget(this.key(accountId, day), "n");
-    return counted === null ? this.usage.queriesOn(accountId, day) : Number(counted);
+    if (counted !== null) return Number(counted);
+    await this.flush();
+    return this.usage.queriesOn(accountId, day);
   }
 
   async release(accountId: string, day: string): Promise<void> {
@@ -156,6 +165,8 @@ export class RedisQuotaCounter implements QuotaCounter {
 
   async releaseMany(accountId: string, day: string, count: number): Promise<void> {
     if (count <= 0) return;
+    const seen = this.touched.get(this.key(accountId, day));
+    if (seen) seen.queries = Math.max(0, seen.queries - count);
     await this.usage.releaseMany(accountId, day, count);
     await this.scripts.quotaRelease(this.key(accountId, day), count);
   }
@@ -179,6 +190,14 @@ export class RedisQuotaCounter implements QuotaCounter {
     // lost counts: this reservation paid for nothing.
     if (outcome !== "completed") await this.scripts.quotaRelease(key, 1);
     return outcome;
+  }
+
+  /** Redis answered `total` for the counter: the row is raised to it at the next flush. */
+  private saw(accountId: string, day: string, total: number): void {
+    const key = this.key(accountId, day);
+    const seen = this.touched.get(key);
+    if (seen) seen.queries = Math.max(seen.queries, total);
+    else this.touched.set(key, { accountId, day, queries: total });
   }
 
   private key(accountId: string, day: string): string {
@@ -221,39 +240,14 @@ export class RedisQuotaCounter implements QuotaCounter {
   private async reserveMany({ accountId, day, dailyQuota }: Wanted, wanted: number, minimum = 1): Promise<[number, number]> {
     const key = this.key(accountId, day);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const [count, granted] = await this.scripts.quotaReserve(key, dailyQuota, this.idleMs, wanted, minimum);
-      if (count !== NOT_SEEDED && count !== IDLE) return [count, granted];
-      // Whichever process resyncs first wins; for the others the counter is no longer missing or idle.
+      const [count, granted] = await this.scripts.quotaReserve(key, dailyQuota, wanted, minimum);
+      if (count !== NOT_SEEDED) return [count, granted];
+      // Whichever process seeds first wins; for the others the counter is no longer missing. What this process
+      // counted and has not written yet goes to the row first.
+      await this.flush();
       const recorded = await this.usage.queriesOn(accountId, day);
-      await this.scripts.quotaResync(key, recorded, QUOTA_COUNTER_TTL_MS, this.idleMs);
+      await this.scripts.quotaSeed(key, recorded, QUOTA_COUNTER_TTL_MS);
     }
     throw new RedisUnavailableError(`quota counter ${key} could not be seeded from the database`);
-  }
-
-  /**
-   * Adds the turn's reservations to the database rows, then raises each Redis counter to at least its
-   * row's total. That is a no-op while Redis is ahead, and it catches a counter re-seeded in a restart
-   * while reservations counted by the previous Redis were still on their way to the database (the row may
-   * then refuse some: their callers get null, and the counter is raised to the row). The raise is a
-   * repair, best effort: once the rows are written the queries are counted and will be answered.
-   */
-  private async recordBatch(batch: Reserved[]): Promise<(number | null)[]> {
-    const totals = await this.usage.reserveMany(
-      batch.map((r) => ({ accountId: r.accountId, day: r.day, queries: 1, dailyQuota: r.dailyQuota })),
-    );
-    const rows = new Map<string, number>();
-    await Promise.all(
-      batch.map(async (r, i) => {
-        const key = this.key(r.accountId, r.day);
-        const total = totals[i] ?? (await this.usage.queriesOn(r.accountId, r.day));
-        rows.set(key, Math.max(rows.get(key) ?? 0, total));
-      }),
-    );
-    await Promise.all(
-      [...rows].map(([key, total]) =>
-        this.scripts.quotaRaise(key, total).catch((error: unknown) => log.error({ event: "quota_raise_failed", key, err: error })),
-      ),
-    );
-    return batch.map((r, i) => (totals[i] === null ? null : r.used));
   }
 }

@@ -29,7 +29,10 @@ export const quotaHandler = (deps: ApiDeps) =>
   });
 
 export const usageHandler = (deps: ApiDeps) =>
-  accountEndpoint(deps, ({ store, clock }, account) => usageReport(store.usage, account.id, clock.today().day));
+  accountEndpoint(deps, async ({ store, clock, quota }, account) => {
+    await quota.settle();
+    return usageReport(store.usage, account.id, clock.today().day);
+  });
 
 export const domainWhitelistHandler = (deps: ApiDeps) =>
   accountEndpoint(deps, async (_deps, account) => ({

@@ -5,15 +5,16 @@ import { RedisQuotaCounter } from "../../service/quota/redis-counter.ts";
 import { openPostgresStore } from "../../lib/store/postgres/open.ts";
 import type { Store } from "../../lib/store/store.ts";
 import type { UsageStore } from "../../lib/store/usage.ts";
-import { sleep } from "../support/processes.ts";
 import { startTestService, type TestService } from "../support/service.ts";
 
 /*
- * The Redis quota counter against what can go wrong between Redis and the database: a process killed
- * between reserving in Redis and recording in the database, and a counter that fell behind the database.
+ * The Redis quota counter: Redis holds the day's count, written to the database rows by each process's
+ * flush (every second; here only when the test flushes), and what can go wrong between them: a process killed
+ * before its flush, and a Redis that lost its counters.
  */
 
-const IDLE_MS = 300;
+/** Longer than any test: the tests flush themselves. */
+const FLUSH_MS = 600_000;
 const DAY = "2026-03-01";
 let svc: TestService;
 let store: Store;
@@ -24,9 +25,10 @@ beforeAll(async () => {
   svc = await startTestService({}, { worker: false });
   store = openPostgresStore(svc.env.DATABASE_URL);
   redis = connectRedis(svc.env.REDIS_URL!);
-  counter = new RedisQuotaCounter(redis, store.usage, store.bulk, svc.env.REDIS_PREFIX, IDLE_MS);
+  counter = new RedisQuotaCounter(redis, store.usage, store.bulk, svc.env.REDIS_PREFIX, FLUSH_MS);
 });
 afterAll(async () => {
+  await counter?.close();
   redis?.disconnect();
   await store?.close();
   await svc?.close();
@@ -39,42 +41,46 @@ async function accountId() {
 const key = (id: string) => `${svc.env.REDIS_PREFIX}:quota:${DAY}:${id}`;
 
 describe("RedisQuotaCounter", () => {
-  it("records every reservation in the database row before it resolves", async () => {
+  it("counts in Redis, within the quota, and writes Redis's total to the row when it flushes", async () => {
     const id = await accountId();
     const used = await Promise.all(Array.from({ length: 20 }, () => counter.reserve(id, DAY, 15)));
     expect(used.filter((u) => u !== null).sort((x, y) => x! - y!)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
     expect(used.filter((u) => u === null)).toHaveLength(5);
-    expect(await store.usage.queriesOn(id, DAY)).toBe(15);
     expect(await redis.hget(key(id), "n")).toBe("15");
+    expect(await store.usage.queriesOn(id, DAY)).toBe(0);
+    await counter.flush();
+    expect(await store.usage.queriesOn(id, DAY)).toBe(15);
+    expect(await counter.used(id, DAY)).toBe(15);
   });
 
-  it("gives back reservations of a process killed before recording them once the counter has been idle", async () => {
+  it("a process killed before its flush: its queries stay counted, and the next process to count for the account writes them", async () => {
     const id = await accountId();
-    for (let i = 0; i < 4; i++) await counter.reserve(id, DAY, 5);
-    // A process reserved in Redis and died before its database write: Redis says 5, the row 4.
-    await redis.hincrby(key(id), "n", 1);
-    expect(await counter.reserve(id, DAY, 5)).toBeNull();
-    await sleep(IDLE_MS + 100);
+    await counter.reserve(id, DAY, 5);
+    await counter.flush();
+    // Another process counted two queries in Redis and died before its flush.
+    await redis.hincrby(key(id), "n", 2);
+    expect(await store.usage.queriesOn(id, DAY)).toBe(1);
+    expect(await counter.reserve(id, DAY, 5)).toBe(4);
+    await counter.flush();
+    expect(await store.usage.queriesOn(id, DAY)).toBe(4);
     expect(await counter.reserve(id, DAY, 5)).toBe(5);
-    expect(await store.usage.queriesOn(id, DAY)).toBe(5);
     expect(await counter.reserve(id, DAY, 5)).toBeNull();
   });
 
-  it("raises a counter that fell behind its database row, and lets the row have the last word at the quota", async () => {
+  it("a counter lost in a Redis restart is seeded from the row, and a row never goes below what it recorded", async () => {
     const id = await accountId();
     for (let i = 0; i < 3; i++) await counter.reserve(id, DAY, 5);
-    // Re-seeded in a Redis restart while reservations counted by the old Redis were still being recorded.
-    await redis.hset(key(id), "n", 1);
-    await counter.reserve(id, DAY, 5);
-    expect(await store.usage.queriesOn(id, DAY)).toBe(4);
-    expect(await redis.hget(key(id), "n")).toBe("4");
+    await counter.flush();
+    await redis.del(key(id));
+    expect(await counter.reserve(id, DAY, 5)).toBe(4);
     expect(await counter.reserve(id, DAY, 5)).toBe(5);
-    // Redis lost four counts again: it would admit more than the quota the row already holds.
+    await counter.flush();
+    // Redis lost counts again: what pays per item writes its row at once, which has the last word, and Redis is raised to it.
     await redis.hset(key(id), "n", 1);
-    expect(await counter.reserve(id, DAY, 5)).toBeNull();
-    expect(await store.usage.queriesOn(id, DAY)).toBe(5);
+    expect(await counter.reserveUpTo(id, DAY, 5, 1, 1)).toBe(0);
     expect(await redis.hget(key(id), "n")).toBe("5");
-    expect(await counter.reserve(id, DAY, 5)).toBeNull();
+    await counter.flush();
+    expect(await store.usage.queriesOn(id, DAY)).toBe(5);
   });
 
   it("keeps the reservations of other accounts when one account's counter fails in the same turn", async () => {
@@ -86,11 +92,12 @@ describe("RedisQuotaCounter", () => {
           ? (id: string, day: string) => (id === b ? Promise.reject(new Error("row unreadable")) : target.queriesOn(id, day))
           : Reflect.get(target, name),
     });
-    const shared = new RedisQuotaCounter(redis, failing, store.bulk, svc.env.REDIS_PREFIX, IDLE_MS);
+    const shared = new RedisQuotaCounter(redis, failing, store.bulk, svc.env.REDIS_PREFIX, FLUSH_MS);
     await shared.reserve(a, DAY, 10);
     const [forA, forB] = await Promise.allSettled([shared.reserve(a, DAY, 10), shared.reserve(b, DAY, 10)]);
     expect(forA).toEqual({ status: "fulfilled", value: 2 });
     expect(forB).toMatchObject({ status: "rejected", reason: { message: "row unreadable" } });
+    await shared.close();
     expect(await store.usage.queriesOn(a, DAY)).toBe(2);
     expect(await redis.hget(key(a), "n")).toBe("2");
   });

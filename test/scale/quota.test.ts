@@ -46,10 +46,10 @@ describe("two API processes on PostgreSQL + Redis", () => {
     const remaining = answers.filter((r) => r.status === 200).map((r) => Number(r.remaining));
     expect(remaining.sort((x, y) => x - y)).toEqual(Array.from({ length: 500 }, (_, i) => i));
 
-    const row = await deployment.prisma.dailyUsage.findUniqueOrThrow({
-      where: { accountId_day: { accountId: account.id, day: todayUtc() } },
-    });
-    expect(row.queries).toBe(500);
+    // Both processes write Redis's total to the row within a second.
+    const row = async () =>
+      (await deployment.prisma.dailyUsage.findUnique({ where: { accountId_day: { accountId: account.id, day: todayUtc() } } }))?.queries ?? 0;
+    expect(await rowReaching(row, 500)).toBe(500);
     // The counters that decided are Redis's, shared by both processes.
     const redis = new Redis(deployment.redisUrl);
     expect(await redis.hget(`${deployment.redisPrefix}:quota:${todayUtc()}:${account.id}`, "n")).toBe("500");
@@ -78,11 +78,11 @@ describe("two API processes on PostgreSQL + Redis", () => {
     const answered = statuses.filter((s) => s === 200).length;
     expect(statuses.filter((s) => s === 0).length).toBeGreaterThan(0);
 
-    // Every answered query is in the usage row; at most the killed process's unanswered ones on top.
+    // Every answered query is counted in Redis at once, and in the usage row within the survivor's next flush
+    // (a second); at most the killed process's unanswered ones on top.
     const row = async () =>
       (await deployment.prisma.dailyUsage.findUnique({ where: { accountId_day: { accountId: account.id, day: todayUtc() } } }))?.queries ?? 0;
-    const counted = await row();
-    expect(counted).toBeGreaterThanOrEqual(answered);
+    const counted = await rowReaching(row, answered);
     expect(counted).toBeLessThanOrEqual(200);
 
     // The survivor goes on from there, and never past the quota.
@@ -90,8 +90,22 @@ describe("two API processes on PostgreSQL + Redis", () => {
     const more = rest.filter((s) => s === 200).length;
     expect(rest.filter((s) => s !== 200 && s !== 401)).toEqual([]);
     expect(counted + more).toBeLessThanOrEqual(500);
-    // Reserved by the killed process and never answered: given back once the counter idles (a minute).
-    expect(counted + more).toBeGreaterThanOrEqual(500 - 100);
-    expect(await row()).toBe(counted + more);
+    // Reserved by the killed process and never answered: they stay counted (quota errs on the side of the limit).
+    const final = await rowReaching(row, counted + more);
+    expect(final).toBeLessThanOrEqual(500);
+    expect(final).toBeGreaterThanOrEqual(500 - 100);
   });
 });
+
+/** The row once it reached `least` (the processes' flushes write it within a second or so); fails after 15 s. */
+async function rowReaching(row: () => Promise<number>, least: number): Promise<number> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const n = await row();
+    if (n >= least || Date.now() > deadline) {
+      expect(n).toBeGreaterThanOrEqual(least);
+      return n;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -72,7 +72,7 @@ describe("two bulk workers on PostgreSQL + Redis", () => {
       const quota = await (await fetch(`${api.url}/v1.0/quota?apikey=${apiKey}`)).json();
       expect(quota).toMatchObject({ quota_used_today: N });
       // Redis's counter is never behind; it is ahead by at most the URLs the killed worker had reserved but
-      // not stored (given back once the counter is idle, see RedisQuotaCounter).
+      // not stored (they stay counted: quota errs on the side of the limit, see RedisQuotaCounter).
       const redis = new Redis(deployment.redisUrl);
       const counted = Number(await redis.hget(`${deployment.redisPrefix}:quota:${todayUtc()}:${account.id}`, "n"));
       redis.disconnect();

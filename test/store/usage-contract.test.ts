@@ -73,4 +73,26 @@ describe.each(drivers)("the $name store's refused queries", ({ database, skip })
       await a.usage.addRefusals([]);
     });
   });
+
+  describe.skipIf(skip)("counts written back (raiseTo)", () => {
+    it("raises each row to the total given, never lowers one, takes a row's highest within a batch, and skips a missing account", async () => {
+      const [x, y] = [await account(), await account()];
+      await a.usage.reserveUpTo(x, "2026-09-01", 10, 4, 1);
+      await Promise.all([
+        a.usage.raiseTo([
+          { accountId: x, day: "2026-09-01", queries: 7 },
+          { accountId: "no-such-account", day: "2026-09-01", queries: 3 },
+          { accountId: y, day: "2026-09-02", queries: 2 },
+          { accountId: y, day: "2026-09-02", queries: 5 },
+        ]),
+        b.usage.raiseTo([{ accountId: x, day: "2026-09-01", queries: 6 }]),
+      ]);
+      expect(await b.usage.queriesOn(x, "2026-09-01")).toBe(7);
+      expect(await b.usage.queriesOn(y, "2026-09-02")).toBe(5);
+      await b.usage.raiseTo([{ accountId: x, day: "2026-09-01", queries: 2 }]);
+      expect(await a.usage.queriesOn(x, "2026-09-01")).toBe(7);
+      expect(await a.usage.queriesOn("no-such-account", "2026-09-01")).toBe(0);
+      await a.usage.raiseTo([]);
+    });
+  });
 });

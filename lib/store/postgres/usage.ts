@@ -1,4 +1,4 @@
-import { REFUSAL_REASONS, type RefusedDay, type Reservation, type UsageStore } from "../usage.ts";
+import { REFUSAL_REASONS, type CountedDay, type RefusedDay, type Reservation, type UsageStore } from "../usage.ts";
 import { sortedBy, type Sql } from "./pool.ts";
 
 const SQL = {
@@ -47,6 +47,14 @@ const SQL = {
     ORDER BY r.n
     ON CONFLICT (account_id, day) DO UPDATE SET quota = daily_refusal.quota + excluded.quota,
       whitelist = daily_refusal.whitelist + excluded.whitelist, invalid = daily_refusal.invalid + excluded.invalid`,
+  // Rows merged by the caller (one statement cannot update a row twice), in one lock order for every process.
+  raiseTo: `
+    INSERT INTO daily_usage (account_id, day, queries)
+    SELECT u.account_id, u.day, u.queries
+    FROM unnest($1::text[], $2::text[], $3::int[]) WITH ORDINALITY AS u(account_id, day, queries, n)
+    JOIN account a ON a.id = u.account_id
+    ORDER BY u.n
+    ON CONFLICT (account_id, day) DO UPDATE SET queries = excluded.queries WHERE daily_usage.queries < excluded.queries`,
   refusalsBetween: "SELECT day, quota, whitelist, invalid FROM daily_refusal WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY day",
 };
 
@@ -127,6 +135,13 @@ export function postgresUsage(sql: Sql): UsageStore {
         rows.map((r) => r.day),
         ...REFUSAL_REASONS.map((reason) => rows.map((r) => r.refused[reason])),
       ]);
+    },
+    async raiseTo(days) {
+      if (days.length === 0) return;
+      const highest = new Map<string, CountedDay>();
+      for (const d of days) if ((highest.get(rowKey(d))?.queries ?? -1) < d.queries) highest.set(rowKey(d), d);
+      const rows = sortedBy(highest);
+      await sql.query("raiseUsage", SQL.raiseTo, [rows.map((r) => r.accountId), rows.map((r) => r.day), rows.map((r) => r.queries)]);
     },
     async refusalsBetween(accountId, fromDay, toDay) {
       const { rows } = await sql.query<{ day: string; quota: number; whitelist: number; invalid: number }>("refusalsBetween", SQL.refusalsBetween, [

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { perTick } from "../per-tick.ts";
-import type { RefusedDay, Reservation, UsageStore } from "../usage.ts";
+import type { CountedDay, RefusedDay, Reservation, UsageStore } from "../usage.ts";
 
 type Reserve = (r: Reservation) => number | null;
 
@@ -32,6 +32,10 @@ export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserve
       SELECT @account, @day, @quota, @whitelist, @invalid WHERE EXISTS (SELECT 1 FROM account WHERE id = @account)
       ON CONFLICT (account_id, day) DO UPDATE SET
         quota = quota + excluded.quota, whitelist = whitelist + excluded.whitelist, invalid = invalid + excluded.invalid`),
+    raiseTo: db.prepare<[{ account: string; day: string; queries: number }]>(`
+      INSERT INTO daily_usage (account_id, day, queries)
+      SELECT @account, @day, @queries WHERE EXISTS (SELECT 1 FROM account WHERE id = @account)
+      ON CONFLICT (account_id, day) DO UPDATE SET queries = excluded.queries WHERE queries < excluded.queries`),
     refusalsBetween: db.prepare<[string, string, string], { day: string; quota: number; whitelist: number; invalid: number }>(
       "SELECT day, quota, whitelist, invalid FROM daily_refusal WHERE account_id = ? AND day >= ? AND day <= ? ORDER BY day",
     ),
@@ -97,6 +101,10 @@ export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserve
     for (const { accountId, day, refused } of days) statements.addRefusals.run({ account: accountId, day, ...refused });
   });
 
+  const raiseTo = db.transaction((days: readonly CountedDay[]) => {
+    for (const { accountId, day, queries } of days) statements.raiseTo.run({ account: accountId, day, queries });
+  });
+
   const usage: UsageStore = {
     reserve(accountId, day, dailyQuota) {
       return reserveBatched({ accountId, day, dailyQuota });
@@ -127,6 +135,9 @@ export function sqliteUsage(db: Database.Database): { usage: UsageStore; reserve
     },
     async addRefusals(days) {
       if (days.length > 0) addRefusals.immediate(days);
+    },
+    async raiseTo(days) {
+      if (days.length > 0) raiseTo.immediate(days);
     },
     async refusalsBetween(accountId, fromDay, toDay) {
       return statements.refusalsBetween.all(accountId, fromDay, toDay).map(({ day, ...refused }) => ({ day, refused }));

@@ -10,6 +10,7 @@ import { v2Endpoint } from "./v2-endpoint.ts";
 export const v2AccountExportHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, "account:write", async (account, { params }): Promise<Answer<StreamedBody>> => {
     validQuery(accountExportQuerySchema, params);
+    await deps.quota.settle();
     const file = await openAccountExport(deps.store, account.id, deps.clock.now());
     if (file === "busy") throw new ApiError("export_in_progress", 429, "An export of this account is being written, or too many exports are: try again when it is done.");
     // Deleted between the key check and here: the key no longer names an account.

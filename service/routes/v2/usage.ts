@@ -10,5 +10,6 @@ export const v2UsageHandler = (deps: ApiDeps) =>
   v2Endpoint(deps, "account:read", async (account, { params }) => {
     const query = validQuery(usageQuerySchema, params);
     const range = usageRange(deps.clock.today().day, query.from, query.to);
+    await deps.quota.settle();
     return send(200, { days: await usageDays(deps.store.usage, account.id, range) });
   });
