@@ -52,6 +52,7 @@ describe("admin CLI on a fresh database", { timeout: 60_000 }, () => {
     expect(fs.existsSync(path.join(dir, "db.sqlite"))).toBe(true);
   }, 120_000);
 
+  // Seven command-line runs, each a process start: 40 s on a slow machine beside two CPU hogs.
   it("account:create refuses a duplicate email (in any case), an unknown plan and a bad email", async () => {
     expect(await fails(db, "account:create", "--email", "Free@EXAMPLE.com", "--plan", "plus")).toMatch(/already exists/);
     const unknown = await fails(db, "account:create", "--email", "new@example.com", "--plan", "gold");
@@ -65,7 +66,7 @@ describe("admin CLI on a fresh database", { timeout: 60_000 }, () => {
     // Control characters and over-long addresses are not email addresses either.
     expect(await fails(db, "account:create", "--email", "tab\there@example.com", "--plan", "free")).toMatch(/not an email address/i);
     expect(await fails(db, "account:create", "--email", `${"a".repeat(250)}@example.com`, "--plan", "free")).toMatch(/not an email address/i);
-  });
+  }, 120_000);
 
   it("account:show describes the account", async () => {
     const shown = await ok(db, "account:show", "--email", "business@example.com");

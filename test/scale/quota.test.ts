@@ -29,6 +29,7 @@ function get(base: string, path: string, agent: http.Agent): Promise<{ status: n
 }
 
 describe("two API processes on PostgreSQL + Redis", () => {
+  // Starts two API processes: 17 s on a slow machine beside two CPU hogs.
   it("2,000 simultaneous requests over both, for an account with 500 left: exactly 500 succeed and the usage row says 500", async () => {
     const [a, b] = await Promise.all([deployment.api("api-a"), deployment.api("api-b")]);
     const email = "two-apis@example.com";
@@ -58,8 +59,9 @@ describe("two API processes on PostgreSQL + Redis", () => {
       const quota = await (await fetch(`${api.url}/v1.0/quota?apikey=${apiKey}`)).json();
       expect(quota).toMatchObject({ quota_used_today: 500, quota_remaining_today: 0, quota_allocated_today: 500 });
     }
-  });
+  }, 90_000);
 
+  // Starts two more API processes: 18 s on a slow machine beside two CPU hogs.
   it("an API process killed with kill -9 mid-request loses no answered query, and the quota holds", async () => {
     // Slow networks, so the killed process has requests in flight.
     const [c, d] = await Promise.all([deployment.api("api-c", { SANDBOX_LATENCY_MS: "400" }), deployment.api("api-d", { SANDBOX_LATENCY_MS: "400" })]);
@@ -94,7 +96,7 @@ describe("two API processes on PostgreSQL + Redis", () => {
     const final = await rowReaching(row, counted + more);
     expect(final).toBeLessThanOrEqual(500);
     expect(final).toBeGreaterThanOrEqual(500 - 100);
-  });
+  }, 90_000);
 });
 
 /** The row once it reached `least` (the processes' flushes write it within a second or so); fails after 15 s. */

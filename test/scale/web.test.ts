@@ -23,6 +23,7 @@ describe("start:web", () => {
     expect(web.output.join("")).toMatch(/SHARECOUNT_API_URL: is required by start:web/);
   });
 
+  // Starts the API and the dashboard processes: 20 s on a slow machine beside two CPU hogs.
   it("serves the dashboard against the API process, answers its health check, and exits 0 on SIGTERM", async () => {
     const api = await deployment.api("api");
     const port = await freePort();
@@ -43,5 +44,5 @@ describe("start:web", () => {
     expect((await fetch(`${base}/v1.0/status`)).status).toBe(404);
     web.process.kill("SIGTERM");
     expect(await web.exited).toEqual({ code: 0, signal: null });
-  });
+  }, 60_000);
 });
