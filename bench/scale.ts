@@ -11,7 +11,8 @@
  * a second process cannot add throughput where no core is idle. CPU time is the steadier measure, so each
  * phase reports it per request or per URL for every process that serves it: the API and worker processes,
  * Redis and PostgreSQL (bench/process-cpu.ts). The load generator (autocannon, a child process) and the bulk
- * job's poller are not counted; the sandbox upstream runs inside the worker and is. A failed check (non-2xx
+ * job's poller are not counted, nor is the sandbox upstream, which the workers reach in a process of its own
+ * as they would the real networks. A failed check (non-2xx
  * under load, a URL not answered or counted once) fails the run.
  */
 import { randomBytes } from "node:crypto";
@@ -30,6 +31,8 @@ const LATENCY_MS = 100;
 const CONCURRENCY = envInt("BENCH_CONCURRENCY", 64);
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+/** Where each API and worker process writes a CPU profile (node --cpu-prof) when it stops; unset: none. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 const QUERY = `/v1.0/?url=${encodeURIComponent("https://example.com/bench")}`;
 
 async function main(): Promise<number> {
@@ -80,9 +83,33 @@ async function start(name: string, script: string, env: Record<string, string>, 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // node itself (not the tsx command, which runs the script in a second process): its pid's CPU is the server's.
-  const child = startChild(name, process.execPath, ["--import", "tsx", script], { ...env, PORT: String(port) });
+  const profile = PROFILE_DIR ? [`--cpu-prof`, `--cpu-prof-dir=${PROFILE_DIR}/${name}`] : [];
+  const child = startChild(name, process.execPath, [...profile, "--import", "tsx", script], { ...env, PORT: String(port) });
   await waitForStatus(base, child, 180_000, health);
   return { base, child };
+}
+
+/**
+ * The sandbox upstream in a process of its own, at LATENCY_MS, and the settings that point a worker at it
+ * as at live networks (so the worker does not start its own).
+ */
+async function startUpstream(): Promise<{ child: Child; env: Record<string, string> }> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = startChild("upstream", process.execPath, ["--import", "tsx", "service/sandbox/cli.ts"], {
+    SANDBOX_PORT: String(port),
+    SANDBOX_HOST: "127.0.0.1",
+    SANDBOX_LATENCY_MS: String(LATENCY_MS),
+  });
+  await waitForStatus(origin, child, 60_000, `/pinterest/v1/urls/count.json?url=${encodeURIComponent("https://example.com/")}`);
+  const env = {
+    SHARECOUNT_NETWORKS: "live",
+    SHARECOUNT_V2_NETWORKS: "none",
+    FACEBOOK_ACCESS_TOKEN: "sandbox|sandbox",
+    FACEBOOK_GRAPH_URL: `${origin}/facebook/v24.0`,
+    PINTEREST_COUNT_URL: `${origin}/pinterest/v1/urls/count.json`,
+  };
+  return { child, env };
 }
 
 async function measure(name: string, urls: string[]): Promise<LoadResult> {
@@ -134,7 +161,9 @@ async function measureAll(env: Record<string, string>, databaseUrl: string): Pro
   }
 
   // Bulk: one worker, then two, each on a job of its own (its own account, so the quota check is exact).
-  const workerEnv = { ...env, SANDBOX_LATENCY_MS: String(LATENCY_MS), BULK_CONCURRENCY: String(CONCURRENCY) };
+  const upstream = await startUpstream();
+  children.push(upstream.child);
+  const workerEnv = { ...env, ...upstream.env, BULK_CONCURRENCY: String(CONCURRENCY) };
   const bulk: { workers: number; wallMs: number; idle: number; cpu: CpuReading }[] = [];
   const running: Child[] = [];
   for (const workers of [1, 2]) {

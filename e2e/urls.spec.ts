@@ -132,7 +132,10 @@ test("pasted URLs are tracked and counted; a URL's page charts its history, keep
   await expect(page.getByRole("link", { name: first })).toHaveAttribute("rel", "noopener noreferrer");
 
   // The Total line over the networks shown, and under it a bar for the one day with the day before to compare (+2: Facebook's 10 to 12).
-  await expect(page.getByRole("application", { name: "Total, daily, last 30 days" }).locator("path.recharts-line-curve")).toHaveAttribute("d", /^M[\d.]+,[\d.]+L/);
+  // The first chart waits for the history and the charts' lazily loaded code: on a loaded machine that took over 15 s.
+  await expect(page.getByRole("application", { name: "Total, daily, last 30 days" }).locator("path.recharts-line-curve")).toHaveAttribute("d", /^M[\d.]+,[\d.]+L/, {
+    timeout: 40_000,
+  });
   await expect(page.getByRole("application", { name: "Daily change of the total, last 30 days" }).locator(".recharts-bar-rectangle")).toHaveCount(1);
   await expect(page.getByTestId("daily-change-caption")).toHaveText("+2 in all over the 1 day with the day before to compare.");
   const facebookChart = page.getByRole("application", { name: "Facebook total count, daily, last 30 days" });

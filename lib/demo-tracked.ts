@@ -102,7 +102,7 @@ export async function seedDemoTracked({ store, accountId, limit, now, currentVal
       const final = currentValues(url);
       const speed = 0.5 + (i % 6);
       // One point a day after it was added, the last one over an hour ago: the first refresh starts a new hour.
-      for (let t = at + DAY; t < now - HOUR; t += DAY) await store.history.record(id, t, scaled(final, growth((t - at) / (now - at), speed)));
+      for (let t = at + DAY; t < now - HOUR; t += DAY) await store.history.record([{ urlId: id, at: t, values: scaled(final, growth((t - at) / (now - at), speed)) }]);
     }
     await store.history.noteQueried(accountId, [id], at);
     const result = await store.tracked.add(accountId, [id], limit, at);

@@ -251,6 +251,7 @@ export async function startRuntime(env: Env, options: RuntimeOptions = {}): Prom
       // After the workers: what they emitted on their way out is written.
       await alerting.stop();
       await keys.flush();
+      await Promise.all(allGuards.map((guard) => guard.close()));
       await prisma.$disconnect();
       await bulk.close();
       if (redis) await closeRedis(redis);

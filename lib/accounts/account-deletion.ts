@@ -42,7 +42,7 @@ export class AccountDeletion {
     const { prisma, outbox, clock, linkOrigin } = this.deps;
     const account = await prisma.account.findUnique({ where: { id: accountId }, select: { email: true } });
     if (!account) throw new AccountError("No such account (it may have been deleted already).");
-    const queuedUrlIds = await this.queuedUrlIds(accountId);
+    const queuedUrls = await this.queuedUrls(accountId);
     const now = clock.now();
     await prisma.$transaction(
       async (tx) => {
@@ -55,30 +55,30 @@ export class AccountDeletion {
       },
       { timeout: TRANSACTION_TIMEOUT_MS },
     );
-    await this.forgetInRedis(accountId, queuedUrlIds);
+    await this.forgetInRedis(accountId, queuedUrls);
     return { email: account.email };
   }
 
-  private async queuedUrlIds(accountId: string): Promise<number[]> {
+  private async queuedUrls(accountId: string): Promise<{ jobId: string; id: number }[]> {
     if (!this.deps.redis) return [];
-    const ids: number[] = [];
+    const urls: { jobId: string; id: number }[] = [];
     for (const job of await this.deps.bulk.jobsOf(accountId)) {
       if (job.completedAt !== null) continue;
       for (let afterId = 0; ; ) {
         const page = await this.deps.bulk.queued(job, afterId, QUEUED_PAGE);
-        ids.push(...page.map((url) => url.id));
+        urls.push(...page.map((url) => ({ jobId: url.jobId, id: url.id })));
         if (page.length < QUEUED_PAGE) break;
         afterId = page.at(-1)!.id;
       }
     }
-    return ids;
+    return urls;
   }
 
   /** Best effort once the rows are gone: what Redis still holds is harmless (a worker finds its job gone) and expires. */
-  private async forgetInRedis(accountId: string, queuedUrlIds: number[]): Promise<void> {
+  private async forgetInRedis(accountId: string, queuedUrls: { jobId: string; id: number }[]): Promise<void> {
     if (!this.deps.redis) return;
     try {
-      await forgetAccountInRedis(this.deps.redis, { id: accountId, queuedUrlIds, today: this.deps.clock.today().day });
+      await forgetAccountInRedis(this.deps.redis, { id: accountId, queuedUrls, today: this.deps.clock.today().day });
     } catch (error) {
       log.error({ event: "account_redis_cleanup_failed", account_id: accountId, err: error }, "the account was deleted; its Redis state was not (it expires or is dropped by the workers)");
     }

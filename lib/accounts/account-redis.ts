@@ -1,6 +1,6 @@
 import { Queue } from "bullmq";
 import { addDays } from "../quota/day.ts";
-import { BULK_QUEUE, bullPrefix, QUOTA_COUNTER_TTL_MS, queueJobId, quotaCounterKey } from "../redis/account-keys.ts";
+import { BULK_QUEUE, bullPrefix, chunkJobId, QUOTA_COUNTER_TTL_MS, quotaCounterKey } from "../redis/account-keys.ts";
 import { closeRedis, connectRedis } from "../redis/redis.ts";
 
 /** The Redis of a scale-out deployment and its key prefix. */
@@ -13,16 +13,16 @@ export interface RedisTarget {
 const COUNTER_DAYS = Math.ceil(QUOTA_COUNTER_TTL_MS / 86_400_000);
 
 /**
- * Removes what Redis holds of a deleted account: the BullMQ jobs of its bulk URLs still queued (a waiting or
+ * Removes what Redis holds of a deleted account: the BullMQ jobs of its bulk URLs' chunks still queued (a waiting or
  * delayed job would otherwise sit there until its turn; one being counted finds its job gone and ends) and its
  * quota counters. The count cache is keyed by URL and shared: it stays, as the observations do.
  */
-export async function forgetAccountInRedis(target: RedisTarget, account: { id: string; queuedUrlIds: readonly number[]; today: string }): Promise<void> {
+export async function forgetAccountInRedis(target: RedisTarget, account: { id: string; queuedUrls: readonly { jobId: string; id: number }[]; today: string }): Promise<void> {
   const redis = connectRedis(target.url, { enableAutoPipelining: false });
   const queue = new Queue(BULK_QUEUE, { connection: redis, prefix: bullPrefix(target.prefix) });
   queue.on("error", () => {});
   try {
-    for (const id of account.queuedUrlIds) await queue.remove(queueJobId(id));
+    for (const id of new Set(account.queuedUrls.map((url) => chunkJobId(url.jobId, url.id)))) await queue.remove(id);
     const days = Array.from({ length: COUNTER_DAYS + 2 }, (_, i) => addDays(account.today, 1 - i));
     await redis.del(...days.map((day) => quotaCounterKey(target.prefix, day, account.id)));
   } finally {

@@ -80,6 +80,8 @@ export class ApiKeys {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly vault: KeyVault,
+    /** Told after a roll or revoke commits: the process that made it must not serve the old key from its cache. */
+    private readonly committed: () => void = () => {},
   ) {}
 
   /** A new account's first key, in the transaction that creates the account. */
@@ -185,13 +187,14 @@ export class ApiKeys {
       await within?.(tx, { accountId, name: old.name, oldKeyUntil: oldExpiry.getTime() });
       return created;
     });
+    this.committed();
     return { key, record: recordOf(row) };
   }
 
   /** Revokes at once, if the revoking key has every scope of the revoked one; revoking a revoked key changes nothing. */
   async revoke(accountId: string, keyId: string, grantor: readonly Scope[], audit: AuditSource, within?: WithinKeyWrite): Promise<ApiKeyRecord> {
     const now = audit.at;
-    return this.prisma.$transaction(async (tx) => {
+    const revoked = await this.prisma.$transaction(async (tx) => {
       const old = await tx.apiKey.findFirst({ where: { id: keyId, accountId } });
       if (!old) throw keyErrors.notFound();
       // A weaker key may not revoke a stronger one (a leaked key-admin key could otherwise cut off the account's main key).
@@ -202,6 +205,8 @@ export class ApiKeys {
       await within?.(tx, { accountId, name: row.name, oldKeyUntil: null });
       return recordOf(row);
     });
+    this.committed();
+    return revoked;
   }
 
   /**

@@ -78,8 +78,8 @@ const bulkUrls = new BatchedCounter(
   metricsRegistry,
 );
 
-export function countBulkUrlOutcome(outcome: "done" | "paused" | "gone"): void {
-  bulkUrls.inc(outcome, () => ({ outcome }));
+export function countBulkUrlOutcomes(outcome: "done" | "paused" | "gone", urls: number): void {
+  if (urls > 0) bulkUrls.inc(outcome, () => ({ outcome }), urls);
 }
 
 const webhookDeliveries = new BatchedCounter(

@@ -58,7 +58,12 @@ export interface AccountReads {
   byKeyHash(keyHash: string): Promise<KeyedAccount | null>;
   byId(accountId: string): Promise<AccountContext | null>;
   /** Changes whenever accounts, plans or whitelists may have changed; cached accounts are valid while it does not. */
-  version(): Promise<number>;
+  version(): number;
+  /**
+   * This process has just committed a change to a key, account, plan or whitelist: the version moves now, so
+   * this process's next request reads it again (other processes hear it from the database, within a moment).
+   */
+  changed(): void;
   plan(accountId: string): Promise<PlanLimits | null>;
   profile(accountId: string): Promise<AccountProfile | null>;
   /** The largest batch limit of any plan: how many URLs a bulk body may hold before its key says whose it is. */

@@ -57,6 +57,12 @@ export type CountedBulkUrl = BulkResult & { id: number; completedAt: number };
 
 export type BulkCompletion = "completed" | "quota_exhausted" | "already_done";
 
+/** A queued URL a worker counted, with its answer, ready to be stored. */
+export interface CountedItem {
+  item: QueuedBulkUrl;
+  result: BulkUrlResult;
+}
+
 export interface BulkStore {
   /** Stores the job and its URLs in one transaction; answers the queued URLs, in submission order. */
   create(
@@ -86,11 +92,12 @@ export interface BulkStore {
   /** A job's queued URLs after `afterId`, in submission order. */
   queued(job: { id: string; accountId: string; requestId?: string | null }, afterId: number, limit: number): Promise<QueuedBulkUrl[]>;
   /**
-   * Counts the URL against the day's quota and stores its counts in one transaction: each URL is answered
-   * and counted once, and nothing changes when the quota is used up. A completed URL spent exactly one query,
-   * so a job's `urlsCompleted` is also the quota it spent (lib/bulk/job-state.ts).
+   * Counts the URLs (all of one account) against the day's quota and stores their answers in one
+   * transaction: each URL is answered and counted once, and those the quota has no room for stay queued,
+   * unchanged. A completed URL spent exactly one query, so a job's `urlsCompleted` is also the quota it spent
+   * (lib/bulk/job-state.ts). One outcome per URL, in order; the first URLs get the room there is.
    */
-  complete(item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, result: BulkUrlResult, now: number): Promise<BulkCompletion>;
+  complete(counted: readonly CountedItem[], quota: { day: string; dailyQuota: number }, now: number): Promise<BulkCompletion[]>;
   /** The account's unfinished jobs wait until `until`. */
   pause(accountId: string, until: number): Promise<void>;
   /** Unfinished jobs of the account, or of every account on the plan, stop waiting. */

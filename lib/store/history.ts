@@ -17,6 +17,13 @@ export interface HistoryPoint {
   firstAt?: number;
 }
 
+/** What one URL's networks reported at `at` (never nothing). */
+export interface Observation {
+  urlId: number;
+  at: number;
+  values: ObservedValues;
+}
+
 /** When the oldest observation a point holds was made. */
 export const firstObservedAt = (point: HistoryPoint): number => point.firstAt ?? point.at;
 
@@ -28,10 +35,10 @@ export interface HistoryStore {
   /** The ids of those of these URLs already seen (adds nothing). */
   knownIds(urls: readonly string[]): Promise<Map<string, number>>;
   /**
-   * Records what was observed at `at` (never an empty observation). One point per URL and hour: a newer
-   * observation in the same hour replaces the networks it holds and keeps the others.
+   * Records observations, in order. One point per URL and hour: a newer observation in the same hour
+   * replaces the networks it holds and keeps the others.
    */
-  record(urlId: number, at: number, values: ObservedValues): Promise<void>;
+  record(observations: readonly Observation[]): Promise<void>;
   /** The URL's points with `from <= at < to`, oldest first. */
   points(urlId: number, from: number, to: number): Promise<HistoryPoint[]>;
   /** Points of several URLs at once (the tracked list's sparklines), oldest first. */

@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { AccountReads } from "../../lib/store/accounts.ts";
+import type { Maybe } from "../../lib/maybe.ts";
 
 /** However the version behaves, an entry is read again after this long. */
 const MAX_AGE_MS = 60_000;
@@ -19,13 +20,15 @@ export class AccountCache<V extends {}> {
     this.entries = new LRUCache({ max, ttl: MAX_AGE_MS });
   }
 
-  async get(key: string, read: () => Promise<V | null>): Promise<V | null> {
-    const version = await this.accounts.version();
+  /** The value for `key`: at once while the cached one is current, else read (see Maybe). */
+  get(key: string, read: () => Promise<V | null>): Maybe<V | null> {
+    const version = this.accounts.version();
     const held = this.entries.get(key);
     if (held && held.version === version) return held.value;
-    const value = await read();
-    if (value === null) this.entries.delete(key);
-    else this.entries.set(key, { value, version });
-    return value;
+    return read().then((value) => {
+      if (value === null) this.entries.delete(key);
+      else this.entries.set(key, { value, version });
+      return value;
+    });
   }
 }

@@ -84,14 +84,15 @@ export function alertingQuota(inner: QuotaCounter, alerts: QuotaAlerts): QuotaCo
     used: (accountId, day) => inner.used(accountId, day),
     release: (accountId, day) => inner.release(accountId, day),
     releaseMany: (accountId, day, count) => inner.releaseMany(accountId, day, count),
-    completeBulkUrl: (item, quota, result, now) => inner.completeBulkUrl(item, quota, result, now),
+    completeBulkUrls: (counted, quota, now) => inner.completeBulkUrls(counted, quota, now),
     settle: () => inner.settle(),
-    async reserve(accountId, day, dailyQuota) {
-      const used = await inner.reserve(accountId, day, dailyQuota);
-      if (used === null) alerts.refused(accountId, day, dailyQuota, () => inner.used(accountId, day));
-      else alerts.counted(accountId, day, dailyQuota, used);
-      return used;
-    },
+    // A stage of every count query: one `then`, no async function's promise of its own.
+    reserve: (accountId, day, dailyQuota) =>
+      inner.reserve(accountId, day, dailyQuota).then((used) => {
+        if (used === null) alerts.refused(accountId, day, dailyQuota, () => inner.used(accountId, day));
+        else alerts.counted(accountId, day, dailyQuota, used);
+        return used;
+      }),
     async reserveUpTo(accountId, day, dailyQuota, wanted, minimum) {
       const granted = await inner.reserveUpTo(accountId, day, dailyQuota, wanted, minimum);
       const usedUp = async () => {

@@ -1,8 +1,9 @@
 import { DelayedError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { countBulkUrl, deleteExpiredBulkJobs, type BulkCountDeps } from "./count-bulk-url.ts";
-import { BULK_QUEUE, bullPrefix } from "../../lib/redis/account-keys.ts";
-import type { BulkQueue, BulkUrlJobData } from "./queue.ts";
+import { countBulkUrls, deleteExpiredBulkJobs, type BulkCountDeps } from "./count-bulk-url.ts";
+import { BULK_CHUNK, BULK_QUEUE, bullPrefix } from "../../lib/redis/account-keys.ts";
+import { chunkUrls, type BulkChunkJobData, type BulkQueue } from "./queue.ts";
+import { Lanes } from "./lanes.ts";
 import { log } from "../../lib/log/log.ts";
 
 export interface BulkQueueWorkerOptions extends BulkCountDeps {
@@ -10,9 +11,9 @@ export interface BulkQueueWorkerOptions extends BulkCountDeps {
   /** A connection for the worker's own use (BullMQ blocks on it while waiting for work). */
   connection: Redis;
   prefix: string;
-  /** URLs counted at the same time. */
+  /** URLs counted at the same time: chunks at once, times URLs of each chunk at once. */
   concurrency: number;
-  /** How long a URL stays locked to a worker that stopped renewing the lock (killed, frozen). */
+  /** How long a chunk stays locked to a worker that stopped renewing the lock (killed, frozen). */
   lockMs: number;
   retentionDays: number;
 }
@@ -24,13 +25,13 @@ const QUIET_MS = 5 * 60_000;
 
 /**
  * A bulk worker on the BullMQ queue: any number of them, in any number of processes, share the URLs.
- * BullMQ locks each URL to the worker counting it; a worker that dies (kill -9) stops renewing its locks
- * and BullMQ's stalled-job check hands its URLs to the others after `lockMs`. The database commit that
- * stores a result and counts it happens once per URL whatever BullMQ does (BulkStore.complete), so a
+ * BullMQ locks each chunk of URLs to the worker counting it; a worker that dies (kill -9) stops renewing its
+ * locks and BullMQ's stalled-job check hands its chunks to the others after `lockMs`. The database commit that
+ * stores results and counts them happens once per URL whatever BullMQ does (BulkStore.complete), so a
  * URL counted twice by two workers is still answered and counted once.
  */
 export class BulkQueueWorker {
-  private worker: Worker<BulkUrlJobData> | null = null;
+  private worker: Worker<BulkChunkJobData> | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private cleanupTimer: NodeJS.Timeout | null = null;
   /** Each active job's completed count at the last sweep. */
@@ -40,16 +41,22 @@ export class BulkQueueWorker {
   /** Jobs found in order by a sweep, left alone until then. */
   private readonly quietUntil = new Map<string, number>();
   private sweeping: Promise<void> | null = null;
+  private stopping = false;
+  private readonly lanes: Lanes;
 
-  constructor(private readonly options: BulkQueueWorkerOptions) {}
+  constructor(private readonly options: BulkQueueWorkerOptions) {
+    this.lanes = new Lanes(options.concurrency);
+  }
 
   start(): void {
     if (this.worker) return;
+    this.stopping = false;
     const { options } = this;
-    this.worker = new Worker<BulkUrlJobData>(BULK_QUEUE, (job, token) => this.process(job, token), {
+    this.worker = new Worker<BulkChunkJobData>(BULK_QUEUE, (job, token) => this.process(job, token), {
       connection: options.connection,
       prefix: bullPrefix(options.prefix),
-      concurrency: options.concurrency,
+      // One chunk more than the lanes fill: it starts on lanes the others' slowest URLs leave idle.
+      concurrency: Math.ceil(options.concurrency / BULK_CHUNK) + 1,
       lockDuration: options.lockMs,
       stalledInterval: options.lockMs,
       // A URL held by a dead worker goes back to the queue however often that happens: it is never lost.
@@ -62,8 +69,9 @@ export class BulkQueueWorker {
     void deleteExpiredBulkJobs(options.store.bulk, options.retentionDays);
   }
 
-  /** Stops taking URLs and waits for the ones being counted to be stored. */
+  /** Stops taking URLs, stores those counted and puts the rest of its chunks back in the queue. */
   async stop(): Promise<void> {
+    this.stopping = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     if (this.cleanupTimer) clearInterval(this.cleanupTimer);
     await this.worker?.close();
@@ -71,15 +79,19 @@ export class BulkQueueWorker {
     this.worker = null;
   }
 
-  private async process(job: Job<BulkUrlJobData>, token: string | undefined): Promise<void> {
-    const outcome = await countBulkUrl(this.options, job.data).catch((error: unknown) => {
+  private async process(job: Job<BulkChunkJobData>, token: string | undefined): Promise<void> {
+    const parallel = Math.min(this.options.concurrency, BULK_CHUNK);
+    const outcome = await countBulkUrls(this.options, chunkUrls(job.data), { parallel, lanes: this.lanes, stopping: () => this.stopping }).catch((error: unknown) => {
       // BullMQ retries it; the line says which job and which request it came from.
       log.error({ event: "bulk_worker_error", bulk_id: job.data.jobId, request_id: job.data.requestId, err: error });
       throw error;
     });
-    if (outcome.kind === "paused") {
-      // Waits, still queued, for the quota to reset; a raised plan brings it back sooner (see sweep).
-      await job.moveToDelayed(outcome.until, token);
+    if (outcome.kind === "paused" || outcome.kind === "left") {
+      // What is left of the chunk waits, still queued: for the quota to reset (a raised plan brings it back
+      // sooner, see sweep), or not at all (for the other workers when this one stops).
+      const waiting = new Set(outcome.waiting.map((url) => url.id));
+      await job.updateData({ ...job.data, urls: job.data.urls.filter((url) => waiting.has(url.id)) });
+      await job.moveToDelayed(outcome.kind === "paused" ? outcome.until : Date.now(), token);
       throw new DelayedError();
     }
   }

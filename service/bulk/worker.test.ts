@@ -3,7 +3,7 @@ import type { CountService } from "../counts/count-service.ts";
 import type { QuotaClock } from "../../lib/quota/clock.ts";
 import type { QuotaCounter } from "../quota/counter.ts";
 import type { PlanLimits } from "../../lib/store/accounts.ts";
-import type { BulkStore, QueuedBulkUrl } from "../../lib/store/bulk.ts";
+import type { BulkStore, CountedItem, QueuedBulkUrl } from "../../lib/store/bulk.ts";
 import type { AccountCache } from "../accounts/account-cache.ts";
 import type { BulkCountDeps } from "./count-bulk-url.ts";
 import { BulkWorker } from "./worker.ts";
@@ -26,10 +26,11 @@ function instantJob(size: number) {
   const store = { bulk } as unknown as BulkCountDeps["store"];
   const quota = {
     used: async () => 0,
-    completeBulkUrl: async (item: QueuedBulkUrl) => {
-      done.add(item.id);
-      return "counted";
-    },
+    completeBulkUrls: async (counted: CountedItem[]) =>
+      counted.map(({ item }) => {
+        done.add(item.id);
+        return "completed";
+      }),
   } as unknown as QuotaCounter;
   const counts = { lookup: async () => ({ counts: {} }) } as unknown as CountService;
   const clock = { today: () => ({ day: "2026-01-01", resetsAt: 0 }), now: () => Date.UTC(2026, 0, 1, 12) } as unknown as QuotaClock;

@@ -1,6 +1,6 @@
 import { setImmediate } from "node:timers/promises";
 import type { QueuedBulkUrl } from "../../lib/store/bulk.ts";
-import { countBulkUrl, deleteExpiredBulkJobs, type BulkCountDeps } from "./count-bulk-url.ts";
+import { countBulkUrls, deleteExpiredBulkJobs, type BulkCountDeps } from "./count-bulk-url.ts";
 import { log } from "../../lib/log/log.ts";
 
 export interface BulkWorkerOptions extends BulkCountDeps {
@@ -133,7 +133,7 @@ export class BulkWorker {
 
   private async process(item: QueuedBulkUrl): Promise<void> {
     try {
-      const outcome = await countBulkUrl(this.options, item);
+      const outcome = await countBulkUrls(this.options, [item], { parallel: 1 });
       // Drop the account's other URLs already taken: they wait with their paused jobs.
       if (outcome.kind === "paused") this.buffer = this.buffer.filter((i) => i.accountId !== item.accountId);
     } catch (error) {

@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import { storedCountsSchema } from "../../lib/counts/values.ts";
+import type { Maybe } from "../../lib/maybe.ts";
 
 /** A count answer as cached: what the networks said, and until when it may be served. */
 const cacheEntrySchema = z.object({
@@ -18,14 +19,15 @@ export type CacheEntry = z.infer<typeof cacheEntrySchema>;
 
 /** Where count answers are cached between lookups: this process's memory, or Redis shared by every process. */
 export interface CountCache {
-  get(url: string): Promise<CacheEntry | undefined>;
+  /** At once when this process holds the answer (see Maybe). */
+  get(url: string): Maybe<CacheEntry | undefined>;
   set(url: string, entry: CacheEntry): Promise<void>;
 }
 
 export function memoryCountCache(maxUrls: number): CountCache {
   const cache = new LRUCache<string, CacheEntry>({ max: maxUrls });
   return {
-    async get(url) {
+    get(url) {
       return cache.get(url);
     },
     async set(url, entry) {
@@ -45,18 +47,19 @@ const LOCAL_MS = 1000;
 export function redisCountCache(redis: Redis, prefix: string, maxUrls: number, now: () => number = Date.now): CountCache {
   const local = new LRUCache<string, CacheEntry>({ max: Math.min(maxUrls, 10_000), ttl: LOCAL_MS, ttlAutopurge: false });
   const key = (url: string) => `${prefix}:count:${url}`;
+  const read = async (url: string): Promise<CacheEntry | undefined> => {
+    const raw = await redis.get(key(url));
+    if (raw === null) return undefined;
+    // Another version of the service may have written it: an entry of another shape is a miss.
+    const parsed = cacheEntrySchema.safeParse(JSON.parse(raw));
+    if (!parsed.success) return undefined;
+    const entry = parsed.data;
+    local.set(url, entry, { ttl: Math.max(1, Math.min(LOCAL_MS, entry.expiresAt - now())) });
+    return entry;
+  };
   return {
-    async get(url) {
-      const held = local.get(url);
-      if (held) return held;
-      const raw = await redis.get(key(url));
-      if (raw === null) return undefined;
-      // Another version of the service may have written it: an entry of another shape is a miss.
-      const parsed = cacheEntrySchema.safeParse(JSON.parse(raw));
-      if (!parsed.success) return undefined;
-      const entry = parsed.data;
-      local.set(url, entry, { ttl: Math.max(1, Math.min(LOCAL_MS, entry.expiresAt - now())) });
-      return entry;
+    get(url) {
+      return local.get(url) ?? read(url);
     },
     async set(url, entry) {
       const ms = entry.expiresAt - now();

@@ -5,6 +5,7 @@ import type { MoreNetworkName } from "../../lib/counts/more-networks.ts";
 import type { FacebookCounts, NetworkName } from "../../lib/counts/values.ts";
 import type { CallPurpose } from "../networks/guard.ts";
 import { countCacheLookup } from "../../lib/metrics/metrics.ts";
+import { andThen, type Maybe } from "../../lib/maybe.ts";
 import type { CacheEntry, CountCache } from "./cache.ts";
 import type { NetworkCacheEntry, NetworkCountCache } from "./network-cache.ts";
 import { NetworkCounter, type Network, type NetworkCount } from "./network-counter.ts";
@@ -104,15 +105,22 @@ export class CountService {
     return this.counters[key] as NetworkCounter<K>;
   }
 
-  /** `ttlSeconds`: the caller's cache time (custom_ttl); 0 fetches fresh and caches nothing. */
-  async lookup(url: string, ttlSeconds?: number): Promise<CountLookup> {
+  /**
+   * `ttlSeconds`: the caller's cache time (custom_ttl); 0 fetches fresh and caches nothing. A cached answer
+   * this process holds is returned at once (see Maybe).
+   */
+  lookup(url: string, ttlSeconds?: number): Maybe<CountLookup> {
     const now = this.now();
     const ttl = ttlSeconds ?? this.options.defaultTtlSeconds;
-    const cached = ttl > 0 ? await this.options.cache.get(url) : undefined;
-    if (cached && now < cached.expiresAt && now - cached.fetchedAt < ttl * 1000) {
+    if (ttl <= 0) return this.fetchAndCache(url, ttl);
+    return andThen(this.options.cache.get(url), (cached) => {
+      if (!cached || now >= cached.expiresAt || now - cached.fetchedAt >= ttl * 1000) return this.fetchAndCache(url, ttl);
       countCacheLookup("hit");
       return lookupOf(cached, "hit");
-    }
+    });
+  }
+
+  private async fetchAndCache(url: string, ttl: number): Promise<CountLookup> {
     const fetched = await this.fetchShared(url);
     countCacheLookup(fetched.stale.length > 0 ? "stale" : "miss");
     const entry: CacheEntry = { ...fetched, expiresAt: fetched.fetchedAt + this.cacheSeconds(fetched, ttl) * 1000 };

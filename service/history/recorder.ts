@@ -1,8 +1,11 @@
 import { LRUCache } from "lru-cache";
 import type { ObservedValues } from "../../lib/history/observed.ts";
 import type { HistoryStore } from "../../lib/store/history.ts";
+import { coalesced } from "../../lib/store/per-tick.ts";
 
 const REMEMBERED = 100_000;
+/** Under load, observations are written at most this often: each write is a few statements and a commit. */
+const WRITE_GAP_MS = 8;
 
 /** Told of each observation once it is recorded (the tracked URL alerts); must return at once. */
 export type ObservationListener = (urlId: number, url: string, at: number, values: ObservedValues) => void;
@@ -38,11 +41,16 @@ export class HistoryRecorder {
     return ids;
   }
 
-  readonly observe = async (url: string, at: number, values: ObservedValues): Promise<void> => {
-    const id = (await this.idsOf([url])).get(url)!;
-    await this.history.record(id, at, values);
-    this.listener?.(id, url, at, values);
-  };
+  /** Observations arriving while earlier ones are written go together in the next write (see coalesced), WRITE_GAP_MS apart. */
+  readonly observe: (url: string, at: number, values: ObservedValues) => Promise<void> = (() => {
+    const write = coalesced(async (batch: { url: string; at: number; values: ObservedValues }[]) => {
+      const ids = await this.idsOf(batch.map(({ url }) => url));
+      await this.history.record(batch.map(({ url, at, values }) => ({ urlId: ids.get(url)!, at, values })));
+      for (const { url, at, values } of batch) this.listener?.(ids.get(url)!, url, at, values);
+      return batch.map(() => undefined);
+    }, WRITE_GAP_MS);
+    return (url, at, values) => write({ url, at, values });
+  })();
 
   /**
    * One URL an account queried; null when it was noted before: the cached query's path then costs one

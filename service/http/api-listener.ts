@@ -3,7 +3,8 @@ import { getRequestListener } from "@hono/node-server";
 import { apiErrors } from "./errors.ts";
 import { parsedTarget, targetPath } from "./paths.ts";
 import { alignResponseStatics } from "./response-compat.ts";
-import { preflight, sendError, writeAnswer } from "./respond.ts";
+import { preflight, sendError, writeAnswer, type Answer } from "./respond.ts";
+import { isPending } from "../../lib/maybe.ts";
 import type { ApiRoutes } from "./route-table.ts";
 import { routeOf } from "./route-label.ts";
 import { requestIdOf } from "./x-request-id.ts";
@@ -68,14 +69,26 @@ export function apiListener(routes: ApiRoutes): (req: http.IncomingMessage, res:
       return answered(req, path, 405, started);
     }
     // An endpoint answers its own failures; what is left is failing to write the answer, with nothing more to say.
-    count(req)
-      .then((answer) => {
+    const notWritten = (error: unknown) => {
+      logger.error({ event: "answer_not_written", request_id: requestIdOf(req), err: error });
+      res.destroy();
+    };
+    const write = (answer: Answer<string>) => {
+      try {
         writeAnswer(res, answer);
         answered(req, path, answer.status, started);
-      })
-      .catch((error: unknown) => {
-        logger.error({ event: "answer_not_written", request_id: requestIdOf(req), err: error });
-        res.destroy();
-      });
+      } catch (error) {
+        notWritten(error);
+      }
+    };
+    // Here at once when nothing had to wait (a refusal before any store was asked); else it follows the quota's reservation.
+    let answer: ReturnType<typeof count>;
+    try {
+      answer = count(req);
+    } catch (error) {
+      return notWritten(error);
+    }
+    if (isPending(answer)) answer.then(write, notWritten);
+    else write(answer);
   };
 }

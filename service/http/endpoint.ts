@@ -3,6 +3,7 @@ import { apiErrors, toApiError } from "./errors.ts";
 import { requestQuery, type QueryParams } from "./query.ts";
 import { isValidCallback, sendError, type Answer, type StreamedBody } from "./respond.ts";
 import { noteErrorType } from "../requests/attribution.ts";
+import { recovering, type Maybe } from "../../lib/maybe.ts";
 
 /**
  * What an endpoint does with `callback`: answer as JSONP (the single-URL count endpoints), refuse it (GET
@@ -18,8 +19,8 @@ export interface EndpointRequest {
   callback: string | undefined;
 }
 
-/** An API endpoint: Node's request in, the answer out (whoever routed the request writes it). */
-export type Endpoint<Body extends string | StreamedBody = string> = (req: IncomingMessage) => Promise<Answer<Body>>;
+/** An API endpoint: Node's request in, the answer out, at once when it was in memory (whoever routed the request writes it). */
+export type Endpoint<Body extends string | StreamedBody = string> = (req: IncomingMessage) => Maybe<Answer<Body>>;
 
 /**
  * Every API endpoint: the query string parsed once, the JSONP policy applied, and whatever the answer throws
@@ -27,11 +28,11 @@ export type Endpoint<Body extends string | StreamedBody = string> = (req: Incomi
  */
 export function endpoint<Body extends string | StreamedBody = string>(
   jsonp: JsonpPolicy,
-  answer: (request: EndpointRequest) => Promise<Answer<Body>>,
+  answer: (request: EndpointRequest) => Maybe<Answer<Body>>,
   /** How the query string is read: v1's tolerant reading by default (see query.ts). */
   readQuery: (url: string) => QueryParams = requestQuery,
 ): Endpoint<Body | string> {
-  return async (req) => {
+  return (req) => {
     let params: QueryParams;
     try {
       // v2's reading refuses a query string it cannot take at its word (a parameter sent twice).
@@ -46,13 +47,14 @@ export function endpoint<Body extends string | StreamedBody = string>(
       if (!isValidCallback(requested)) return sendError(apiErrors.invalidCallback());
       callback = requested;
     }
-    try {
-      return await answer({ req, params, callback });
-    } catch (error) {
-      // A body answered before its end is read off and dropped by the server (front-door.ts).
-      const apiError = toApiError(error);
-      noteErrorType(req, apiError.code);
-      return sendError(apiError, callback);
-    }
+    return recovering<Answer<Body | string>>(
+      () => answer({ req, params, callback }),
+      (error) => {
+        // A body answered before its end is read off and dropped by the server (front-door.ts).
+        const apiError = toApiError(error);
+        noteErrorType(req, apiError.code);
+        return sendError(apiError, callback);
+      },
+    );
   };
 }

@@ -10,7 +10,7 @@ import { LastUsed } from "./last-used.ts";
 
 /** The API's keys: authentication with scopes, last-used stamps in batches, and the key verbs with their notices. */
 export function openKeys(deps: { prisma: PrismaClient; secret: Buffer; accounts: AccountReads; outbox: Outbox; origin: string; now: () => number; attribute: AuthOptions["attribute"] }) {
-  const verbs = new ApiKeys(deps.prisma, new KeyVault(deps.secret));
+  const verbs = new ApiKeys(deps.prisma, new KeyVault(deps.secret), () => deps.accounts.changed());
   const lastUsed = new LastUsed((ids, at) => verbs.touch(ids, at), deps.now);
   const auth = new Authenticator(deps.accounts, { now: deps.now, dashboardTokens: new DashboardTokens(deps.secret), keyUsed: lastUsed.keyUsed, attribute: deps.attribute });
   return { auth, keys: { verbs, notices: new SecurityNotices(deps.outbox, deps.origin) }, flush: () => lastUsed.flush() };

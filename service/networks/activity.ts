@@ -10,6 +10,8 @@ export interface NetworkActivity {
   /** A call the guard did not let through (a budget was spent, or the network asked us to wait). */
   skip(at: number): Promise<void>;
   read(now: number): Promise<ActivitySummary>;
+  /** Writes what is counted and not yet shared: the process is stopping. */
+  flush(): Promise<void>;
 }
 
 export interface ActivitySummary {
@@ -44,6 +46,8 @@ export class MemoryActivity implements NetworkActivity {
     this.add(this.skips, at);
   }
 
+  async flush(): Promise<void> {}
+
   private add(counts: Map<number, number>, at: number): void {
     const minute = minuteOf(at);
     counts.set(minute, (counts.get(minute) ?? 0) + 1);
@@ -64,28 +68,78 @@ export class MemoryActivity implements NetworkActivity {
   }
 }
 
-/** One counter key per minute (expiring after the hour), and the two times in one hash. */
+// KEYS[1] the hash of the last answers' times; ARGV[1] the field, ARGV[2] a time: set only when later.
+const LATEST = `
+if tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end`;
+
+/** The script above, as ioredis adds it to a MULTI. */
+interface ActivityScripts<Batch> {
+  activityLatest(key: string, field: string, at: number): Batch;
+}
+
+/** How long a process keeps the activity it counted before adding it to Redis: one write a second, not one per call. */
+export const ACTIVITY_FLUSH_MS = 1_000;
+
+/**
+ * One counter key per minute (expiring after the hour), and the two times in one hash. What this process counts
+ * is added in one MULTI at most `flushMs` after the first count, and before it reads: another process's report
+ * lags by that much at most, this one's never; a stopping process adds what is left. Counts not yet added when
+ * a process is killed are lost (a second of health figures, never a budget: those are taken in Redis before
+ * each call). The last good and failed answers' times only ever move forward, whichever process writes last.
+ */
 export class RedisActivity implements NetworkActivity {
+  private counts = new Map<string, number>();
+  private last: { ok: number | null; error: number | null } = { ok: null, error: null };
+  private timer: NodeJS.Timeout | null = null;
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+    private readonly flushMs = ACTIVITY_FLUSH_MS,
+  ) {
+    redis.defineCommand("activityLatest", { numberOfKeys: 1, lua: LATEST });
+  }
 
   async record(ok: boolean, at: number): Promise<void> {
     const minute = minuteOf(at);
-    const ttl = (MINUTES + 1) * 60;
-    const batch = this.redis.multi().incr(`${this.prefix}:calls:${minute}`).expire(`${this.prefix}:calls:${minute}`, ttl);
-    if (ok) batch.hset(`${this.prefix}:last`, "ok", at);
-    else batch.incr(`${this.prefix}:errors:${minute}`).expire(`${this.prefix}:errors:${minute}`, ttl).hset(`${this.prefix}:last`, "error", at);
-    await batch.exec();
+    this.add(`calls:${minute}`);
+    if (ok) this.last.ok = Math.max(this.last.ok ?? 0, at);
+    else {
+      this.add(`errors:${minute}`);
+      this.last.error = Math.max(this.last.error ?? 0, at);
+    }
   }
 
   async skip(at: number): Promise<void> {
-    const key = `${this.prefix}:skipped:${minuteOf(at)}`;
-    await this.redis.multi().incr(key).expire(key, (MINUTES + 1) * 60).exec();
+    this.add(`skipped:${minuteOf(at)}`);
+  }
+
+  private add(name: string): void {
+    this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
+    // Unref'd: counting keeps no process alive. A failed write loses its second of figures; the next one goes on.
+    this.timer ??= setTimeout(() => void this.flush().catch(() => {}), this.flushMs).unref();
+  }
+
+  /** Adds what this process counted to Redis now. */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const { counts, last } = this;
+    if (counts.size === 0) return;
+    this.counts = new Map();
+    this.last = { ok: null, error: null };
+    const ttl = (MINUTES + 1) * 60;
+    // One transaction: another process never reads the new counts beside the old times.
+    const batch = this.redis.multi() as ReturnType<Redis["multi"]> & ActivityScripts<ReturnType<Redis["multi"]>>;
+    for (const [name, n] of counts) batch.incrby(`${this.prefix}:${name}`, n).expire(`${this.prefix}:${name}`, ttl);
+    if (last.ok !== null) batch.activityLatest(`${this.prefix}:last`, "ok", last.ok);
+    if (last.error !== null) batch.activityLatest(`${this.prefix}:last`, "error", last.error);
+    await batch.exec();
   }
 
   async read(now: number): Promise<ActivitySummary> {
+    // A failed write loses its counts, not the report.
+    await this.flush().catch(() => {});
     const last = minuteOf(now);
     const minutes = Array.from({ length: MINUTES }, (_, i) => last - i);
     const perMinute = (name: string) => this.redis.mget(minutes.map((m) => `${this.prefix}:${name}:${m}`));

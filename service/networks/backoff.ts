@@ -9,6 +9,11 @@ export interface GuardTicket {
   readonly generation: number;
   /** 0 for an ordinary call; for the probe, the time its slot expires (which also names it). */
   readonly probe: number;
+  /**
+   * The network was open and its credentials not rejected when the call started: a good answer, or one with no
+   * verdict, cannot change the state (any change since moved the generation), so it need not be recorded.
+   */
+  readonly clean?: boolean;
 }
 
 /** `other`: an answer that says nothing about throttling or credentials (a failure, a timeout). */
@@ -101,11 +106,12 @@ export class MemoryBackoff implements Backoff {
 }
 
 // KEYS[1] the state hash; ARGV[1] now, ARGV[2] how long a probe holds its slot (ms). Returns
-// {1, generation, probe} when the call may go, {0, wait ms, 1 if only the probe is awaited} when not.
+// {1, generation, probe, clean} when the call may go (clean: 1 when open with the credentials not rejected),
+// {0, wait ms, 1 if only the probe is awaited} when not.
 const ADMIT = `
-local s = redis.call('HMGET', KEYS[1], 'gen', 'ms', 'until', 'probe')
+local s = redis.call('HMGET', KEYS[1], 'gen', 'ms', 'until', 'probe', 'rejected')
 local gen = tonumber(s[1] or '0')
-if tonumber(s[2] or '0') == 0 then return {1, gen, 0} end
+if tonumber(s[2] or '0') == 0 then return {1, gen, 0, tonumber(s[5] or '0') == 0 and 1 or 0} end
 local now = tonumber(ARGV[1])
 local untl = tonumber(s[3] or '0')
 if now < untl then return {0, untl - now, 0} end
@@ -113,7 +119,7 @@ local probe = tonumber(s[4] or '0')
 if now < probe then return {0, probe - now, 1} end
 probe = now + tonumber(ARGV[2])
 redis.call('HSET', KEYS[1], 'probe', probe)
-return {1, gen, probe}`;
+return {1, gen, probe, 0}`;
 
 // KEYS[1] the state hash; ARGV[1] the answer's kind, ARGV[2] its call's generation, ARGV[3] its probe slot,
 // ARGV[4] now, ARGV[5] initial and ARGV[6] maximum pause, ARGV[7] the network's Retry-After (ms; -1: none). Atomic, so answers that two processes receive
@@ -170,8 +176,8 @@ export class RedisBackoff implements Backoff {
   }
 
   async admit(now: number, probeTimeoutMs: number): Promise<Gate> {
-    const [go, a, b] = await this.scripts.guardAdmit(this.key, now, probeTimeoutMs);
-    return go === 1 ? { generation: a!, probe: b! } : { waitMs: a!, probing: b === 1 };
+    const [go, a, b, clean] = await this.scripts.guardAdmit(this.key, now, probeTimeoutMs);
+    return go === 1 ? { generation: a!, probe: b!, clean: clean === 1 } : { waitMs: a!, probing: b === 1 };
   }
 
   async read(now: number): Promise<BackoffState> {
@@ -180,6 +186,8 @@ export class RedisBackoff implements Backoff {
   }
 
   async record(ticket: GuardTicket, kind: AnswerKind, now: number, initialMs: number, maxMs: number, retryAfterMs?: number): Promise<Change | null> {
+    // Most answers: a good one to an open network. The script would find nothing to change; no round trip.
+    if (ticket.clean && (kind === "ok" || kind === "other")) return null;
     const [change, pauseMs, until] = await this.scripts.guardRecord(
       this.key,
       kind,

@@ -118,7 +118,7 @@ export function createBlueskyAdapter(options: BlueskyAdapterOptions): UpstreamAd
     `${baseUrl}/app.bsky.feed.searchPosts?q=${encodeURIComponent(url)}&url=${encodeURIComponent(url)}&limit=${PAGE_SIZE}` +
     (cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`);
 
-  const fetchCount = (url: string, signal: AbortSignal) =>
+  const fetchCount = (url: string, signal?: AbortSignal) =>
     withUpstream<BlueskyValues>(timeoutMs, signal, async (call) => {
       let current = await sessionFor(call.signal);
       if ("failure" in current) return current;

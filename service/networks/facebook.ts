@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SANDBOX_HEADER } from "./types.ts";
+import { Deadline, parseJson, upstreamRequest } from "./upstream.ts";
 import type { FacebookCounts, OgObject } from "../../lib/counts/values.ts";
 import type { NetworkAdapter, NetworkFailure, NetworkOutcome } from "./types.ts";
 
@@ -43,21 +44,13 @@ function toOgObject(raw: unknown): OgObject | null {
   return og;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 export function createFacebookAdapter(options: FacebookAdapterOptions): NetworkAdapter<"Facebook"> {
   const { graphUrl, accessToken, timeoutMs } = options;
   const secrets = [accessToken, encodeURIComponent(accessToken)].filter((s) => s.length > 0);
   /** Graph messages and transport errors may echo the request URL, which carries the token. */
   const redact = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
 
-  async function fetchCount(url: string, signal: AbortSignal): Promise<NetworkOutcome<FacebookCounts>> {
+  async function fetchCount(url: string, signal?: AbortSignal): Promise<NetworkOutcome<FacebookCounts>> {
     let sandbox = false;
     const fail = (failure: NetworkFailure, detail: string, code?: number): NetworkOutcome<FacebookCounts> => ({
       ok: false,
@@ -66,14 +59,14 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): NetworkA
       sandbox,
       ...(code === undefined ? {} : { code }),
     });
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const deadline = new Deadline(timeoutMs, signal);
     const request =
       `${graphUrl}/?id=${encodeURIComponent(url)}&fields=engagement,og_object` +
       `&access_token=${encodeURIComponent(accessToken)}`;
     try {
-      const response = await fetch(request, { signal: AbortSignal.any([signal, timeout]) });
-      sandbox = response.headers.has(SANDBOX_HEADER);
-      const body = parseJson(await response.text());
+      const response = await upstreamRequest(request, { signal: deadline.signal });
+      sandbox = response.header(SANDBOX_HEADER) !== null;
+      const body = parseJson(response.text);
 
       const graphError = graphErrorSchema.safeParse(body);
       if (graphError.success) {
@@ -87,7 +80,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): NetworkA
       if (response.status === 429) return fail("throttled", "HTTP 429");
       // Facebook sometimes rate-limits with a 403 that carries no Graph error at all.
       if (response.status === 403) return fail("throttled", "HTTP 403 without a Graph error");
-      if (!response.ok) return fail("failed", `HTTP ${response.status}`);
+      if (response.status < 200 || response.status > 299) return fail("failed", `HTTP ${response.status}`);
       if (body === undefined) return fail("failed", "answer is not JSON");
 
       const parsed = answerSchema.safeParse(body);
@@ -106,9 +99,11 @@ export function createFacebookAdapter(options: FacebookAdapterOptions): NetworkA
         },
       };
     } catch (error) {
-      if (timeout.aborted) return fail("timeout", `no answer within ${timeoutMs} ms`);
-      if (signal.aborted) return fail("timeout", "aborted by caller");
+      if (deadline.passed) return fail("timeout", `no answer within ${timeoutMs} ms`);
+      if (signal?.aborted) return fail("timeout", "aborted by caller");
       return fail("failed", `transport error: ${describe(error)}`);
+    } finally {
+      deadline.end();
     }
   }
 

@@ -29,6 +29,8 @@ export interface GuardOptions {
   now?: () => number;
   /** Where state changes go: one line per change (default: one JSON line on stdout or stderr). */
   log?: (line: NetworkStateLine) => void;
+  /** On Redis, how long this process's call counts wait to be added for every process's report (ACTIVITY_FLUSH_MS). */
+  activityFlushMs?: number;
 }
 
 /**
@@ -123,7 +125,7 @@ export class NetworkGuard {
     this.refresh = Number.isFinite(this.refreshPoints) && this.refreshPoints > 0 ? limiter("refresh", this.refreshPoints) : null;
     this.refreshPace = this.refresh ? limiter("refresh-minute", Math.ceil(this.refreshPoints / 60), 60) : null;
     this.backoff = state.kind === "redis" ? new RedisBackoff(state.redis, `${state.prefix}:backoff`) : new MemoryBackoff();
-    this.activity = state.kind === "redis" ? new RedisActivity(state.redis, `${state.prefix}:activity`) : new MemoryActivity();
+    this.activity = state.kind === "redis" ? new RedisActivity(state.redis, `${state.prefix}:activity`, options.activityFlushMs) : new MemoryActivity();
     this.network = options.network;
     this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
     this.now = options.now ?? Date.now;
@@ -243,6 +245,11 @@ export class NetworkGuard {
       if (used && points !== null && used.consumedPoints >= points) until = Math.max(until ?? 0, now + used.msBeforeNext);
     }
     return until;
+  }
+
+  /** Shares what this process counted and has not yet shared (the process is stopping). */
+  close(): Promise<void> {
+    return this.activity.flush();
   }
 
   /** The answer to a call `admit` let through. */

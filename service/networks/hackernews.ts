@@ -24,7 +24,7 @@ const answerSchema = z.object({ hits: z.array(hitSchema) });
 export function createHackerNewsAdapter(options: HackerNewsAdapterOptions): UpstreamAdapter<"hackernews"> {
   const { baseUrl, timeoutMs } = options;
 
-  const fetchCount = (url: string, signal: AbortSignal) =>
+  const fetchCount = (url: string, signal?: AbortSignal) =>
     withUpstream<HackerNewsValues>(timeoutMs, signal, async (call) => {
       const key = storyUrlKey(url);
       if (key === null) return call.fail("failed", "not an http(s) URL: no story can match it");

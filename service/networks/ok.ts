@@ -23,7 +23,7 @@ const answerSchema = z.object({
 export function createOkAdapter(options: OkAdapterOptions): UpstreamAdapter<"ok"> {
   const { baseUrl, timeoutMs } = options;
 
-  const fetchCount = (url: string, signal: AbortSignal) =>
+  const fetchCount = (url: string, signal?: AbortSignal) =>
     withUpstream<OkValues>(timeoutMs, signal, async (call) => {
       const answer = await call.fetch(`${baseUrl}/dk?st.cmd=extLike&tp=json&ref=${encodeURIComponent(url)}`);
       const failure = call.status(answer);

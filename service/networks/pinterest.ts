@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SANDBOX_HEADER } from "./types.ts";
+import { Deadline, upstreamRequest } from "./upstream.ts";
 import type { PinterestCount } from "../../lib/counts/values.ts";
 import type { NetworkAdapter, NetworkFailure, NetworkOutcome } from "./types.ts";
 
@@ -36,7 +37,7 @@ export function createPinterestAdapter(options: PinterestAdapterOptions): Networ
   const { countUrl, timeoutMs } = options;
   const separator = countUrl.includes("?") ? "&" : "?";
 
-  async function fetchCount(url: string, signal: AbortSignal): Promise<NetworkOutcome<PinterestCount>> {
+  async function fetchCount(url: string, signal?: AbortSignal): Promise<NetworkOutcome<PinterestCount>> {
     let sandbox = false;
     const fail = (failure: NetworkFailure, detail: string): NetworkOutcome<PinterestCount> => ({
       ok: false,
@@ -44,15 +45,13 @@ export function createPinterestAdapter(options: PinterestAdapterOptions): Networ
       detail,
       sandbox,
     });
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const deadline = new Deadline(timeoutMs, signal);
     try {
-      const response = await fetch(`${countUrl}${separator}url=${encodeURIComponent(url)}`, {
-        signal: AbortSignal.any([signal, timeout]),
-      });
-      sandbox = response.headers.has(SANDBOX_HEADER);
-      const text = await response.text();
+      const response = await upstreamRequest(`${countUrl}${separator}url=${encodeURIComponent(url)}`, { signal: deadline.signal });
+      sandbox = response.header(SANDBOX_HEADER) !== null;
+      const text = response.text;
       if (response.status === 429) return fail("throttled", "HTTP 429");
-      if (!response.ok) return fail("failed", `HTTP ${response.status}`);
+      if (response.status < 200 || response.status > 299) return fail("failed", `HTTP ${response.status}`);
 
       const answer = answerSchema.safeParse(unwrap(text));
       if (!answer.success) return fail("failed", "answer does not parse as a count object");
@@ -63,9 +62,11 @@ export function createPinterestAdapter(options: PinterestAdapterOptions): Networ
       }
       return { ok: true, value: count.data, sandbox };
     } catch (error) {
-      if (timeout.aborted) return fail("timeout", `no answer within ${timeoutMs} ms`);
-      if (signal.aborted) return fail("timeout", "aborted by caller");
+      if (deadline.passed) return fail("timeout", `no answer within ${timeoutMs} ms`);
+      if (signal?.aborted) return fail("timeout", "aborted by caller");
       return fail("failed", `transport error: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      deadline.end();
     }
   }
 

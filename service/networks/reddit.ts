@@ -69,7 +69,7 @@ export function createRedditAdapter(options: RedditAdapterOptions): UpstreamAdap
     return fetching;
   }
 
-  const fetchCount = (url: string, signal: AbortSignal) =>
+  const fetchCount = (url: string, signal?: AbortSignal) =>
     withUpstream<RedditValues>(timeoutMs, signal, async (call) => {
       // 100 is the most a listing holds (the default is 25).
       const query = `url=${encodeURIComponent(url)}&limit=100`;

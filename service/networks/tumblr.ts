@@ -20,7 +20,7 @@ const notesSchema = z.number().int().min(0);
 export function createTumblrAdapter(options: TumblrAdapterOptions): UpstreamAdapter<"tumblr"> {
   const { baseUrl, timeoutMs } = options;
 
-  const fetchCount = (url: string, signal: AbortSignal) =>
+  const fetchCount = (url: string, signal?: AbortSignal) =>
     withUpstream<TumblrValues>(timeoutMs, signal, async (call) => {
       const answer = await call.fetch(`${baseUrl}/v2/share/stats?url=${encodeURIComponent(url)}`);
       const failure = call.status(answer);

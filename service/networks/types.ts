@@ -15,7 +15,7 @@ export type NetworkOutcome<T> =
 export interface NetworkAdapter<N extends NetworkName = NetworkName> {
   readonly name: N;
   /** Never throws: every problem becomes a failed outcome. */
-  fetchCount(url: string, signal: AbortSignal): Promise<NetworkOutcome<NetworkValues[N]>>;
+  fetchCount(url: string, signal?: AbortSignal): Promise<NetworkOutcome<NetworkValues[N]>>;
 }
 
 /** Every sandbox answer carries this header, so sandbox data can never pass for live data. */

@@ -27,7 +27,8 @@ describe("withUpstream", () => {
   let answer: { status: number; headers?: Record<string, string>; body?: string; hang?: boolean } = { status: 200 };
 
   beforeAll(async () => {
-    stub = createServer((_req, res) => {
+    stub = createServer((req, res) => {
+      if (req.url === "/moved") return void res.writeHead(301, { location: "/" }).end();
       if (answer.hang) return;
       res.writeHead(answer.status, answer.headers).end(answer.body ?? "");
     });
@@ -50,6 +51,12 @@ describe("withUpstream", () => {
     expect(await run()).toEqual({ ok: true, value: "hi", sandbox: true });
     answer = { status: 204 };
     expect(await run()).toEqual({ ok: true, value: "", sandbox: false });
+  });
+
+  it("follows a redirect, as fetch did", async () => {
+    answer = { status: 200, body: "here" };
+    const outcome = await withUpstream<string>(2000, undefined, async (call) => call.ok((await call.fetch(`${base}/moved`)).text));
+    expect(outcome).toEqual({ ok: true, value: "here", sandbox: false });
   });
 
   it("maps 429 to throttled and other statuses to failed, carrying Retry-After when given", async () => {

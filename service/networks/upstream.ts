@@ -1,3 +1,4 @@
+import { Agent, interceptors, request, type Dispatcher } from "undici";
 import type { MoreNetworkName, MoreNetworkValues } from "../../lib/counts/more-networks.ts";
 import { SANDBOX_HEADER, type NetworkFailure, type NetworkOutcome } from "./types.ts";
 
@@ -14,7 +15,7 @@ export type UpstreamFailure = Extract<UpstreamOutcome<unknown>, { ok: false }>;
 export interface UpstreamAdapter<N extends MoreNetworkName> {
   readonly name: N;
   /** Never throws: every problem becomes a failed outcome. */
-  fetchCount(url: string, signal: AbortSignal): Promise<UpstreamOutcome<MoreNetworkValues[N]>>;
+  fetchCount(url: string, signal?: AbortSignal): Promise<UpstreamOutcome<MoreNetworkValues[N]>>;
 }
 
 /** What this service calls itself to the networks (Reddit's adapter sends the form Reddit's rules ask for). */
@@ -43,8 +44,63 @@ export function parseJson(text: string): unknown {
 
 export interface UpstreamAnswer {
   status: number;
-  headers: Headers;
+  /** A header's value (several joined with ", "), or null. */
+  header(name: string): string | null;
   text: string;
+}
+
+export interface UpstreamRequest {
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+/** Keep-alive connections of this module's own (the global dispatcher may be Node's bundled undici); redirects are followed, as fetch would. */
+let dispatcher: Dispatcher | null = null;
+const MAX_REDIRECTIONS = 3;
+
+/**
+ * One HTTP exchange with a network, through undici's request: a bulk job makes thousands, and fetch's
+ * WHATWG Request, Response and streams cost several times the exchange itself.
+ */
+export async function upstreamRequest(url: string, init: UpstreamRequest): Promise<UpstreamAnswer> {
+  dispatcher ??= new Agent().compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }));
+  const { statusCode, headers, body } = await request(url, { method: init.method ?? "GET", headers: init.headers, body: init.body, signal: init.signal, dispatcher });
+  const text = await body.text();
+  return {
+    status: statusCode,
+    text,
+    header: (name) => {
+      const value = headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
+}
+
+/**
+ * One exchange's deadline: its signal aborts after `ms` (joined to the caller's signal, when there is one), and
+ * `end()` clears its timer once the exchange is over. AbortSignal.timeout's timer fires for every finished call
+ * too, and makes an error each time.
+ */
+export class Deadline {
+  readonly signal: AbortSignal;
+  private readonly own = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(ms: number, caller?: AbortSignal) {
+    this.timer = setTimeout(() => this.own.abort(new DOMException(`no answer within ${ms} ms`, "TimeoutError")), ms);
+    this.timer.unref();
+    this.signal = caller ? AbortSignal.any([caller, this.own.signal]) : this.own.signal;
+  }
+
+  get passed(): boolean {
+    return this.own.signal.aborted;
+  }
+
+  end(): void {
+    clearTimeout(this.timer);
+  }
 }
 
 /**
@@ -54,25 +110,26 @@ export interface UpstreamAnswer {
  */
 export class UpstreamCall<T> {
   sandbox = false;
-  readonly signal: AbortSignal;
-  private readonly timeout: AbortSignal;
+  readonly deadline: Deadline;
 
   constructor(
     private readonly timeoutMs: number,
     private readonly caller?: AbortSignal,
   ) {
-    this.timeout = AbortSignal.timeout(timeoutMs);
-    this.signal = caller ? AbortSignal.any([caller, this.timeout]) : this.timeout;
+    this.deadline = new Deadline(timeoutMs, caller);
+  }
+
+  get signal(): AbortSignal {
+    return this.deadline.signal;
   }
 
   /** Throws on transport errors and when the deadline passes; `caught` turns that into an outcome. */
-  async fetch(url: string, init: RequestInit = {}): Promise<UpstreamAnswer> {
-    const headers = new Headers(init.headers);
+  async fetch(url: string, init: Omit<UpstreamRequest, "signal"> = {}): Promise<UpstreamAnswer> {
     // Several networks (Tumblr, Reddit) refuse or throttle requests without a User-Agent of their own.
-    if (!headers.has("user-agent")) headers.set("user-agent", USER_AGENT);
-    const response = await fetch(url, { ...init, headers, signal: this.signal });
-    this.sandbox = response.headers.has(SANDBOX_HEADER);
-    return { status: response.status, headers: response.headers, text: await response.text() };
+    const headers = { "user-agent": USER_AGENT, ...init.headers };
+    const answer = await upstreamRequest(url, { ...init, headers, signal: this.signal });
+    this.sandbox = answer.header(SANDBOX_HEADER) !== null;
+    return answer;
   }
 
   ok(value: T): UpstreamOutcome<T> {
@@ -89,14 +146,14 @@ export class UpstreamCall<T> {
   /** The failure an HTTP status means (429: throttled, any other non-2xx: failed), or null for a 2xx. */
   status(answer: UpstreamAnswer, now: number = Date.now()): UpstreamFailure | null {
     if (answer.status >= 200 && answer.status < 300) return null;
-    const retryAfterMs = parseRetryAfter(answer.headers.get("retry-after"), now);
+    const retryAfterMs = parseRetryAfter(answer.header("retry-after"), now);
     const detail = `HTTP ${answer.status}${retryAfterMs === undefined ? "" : ` (Retry-After ${Math.ceil(retryAfterMs / 1000)} s)`}`;
     return this.fail(answer.status === 429 ? "throttled" : "failed", detail, { retryAfterMs });
   }
 
   /** What a thrown fetch means: the deadline passed, the caller gave up, or the transport failed. */
   caught(error: unknown): UpstreamFailure {
-    if (this.timeout.aborted) return this.fail("timeout", `no answer within ${this.timeoutMs} ms`);
+    if (this.deadline.passed) return this.fail("timeout", `no answer within ${this.timeoutMs} ms`);
     if (this.caller?.aborted) return this.fail("timeout", "aborted by caller");
     return this.fail("failed", `transport error: ${describe(error)}`);
   }
@@ -113,6 +170,8 @@ export async function withUpstream<T>(
     return await run(call);
   } catch (error) {
     return call.caught(error);
+  } finally {
+    call.deadline.end();
   }
 }
 

@@ -14,7 +14,7 @@ const ANSWER = /^\s*VK\.Share\.count\(\s*1\s*,\s*(\d{1,15})\s*\)\s*;?\s*$/;
 export function createVkAdapter(options: VkAdapterOptions): UpstreamAdapter<"vk"> {
   const { baseUrl, timeoutMs } = options;
 
-  const fetchCount = (url: string, signal: AbortSignal) =>
+  const fetchCount = (url: string, signal?: AbortSignal) =>
     withUpstream<VkValues>(timeoutMs, signal, async (call) => {
       const answer = await call.fetch(`${baseUrl}/share.php?act=count&index=1&url=${encodeURIComponent(url)}`);
       const failure = call.status(answer);

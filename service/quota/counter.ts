@@ -1,4 +1,4 @@
-import type { BulkCompletion, BulkStore, BulkUrlResult, QueuedBulkUrl } from "../../lib/store/bulk.ts";
+import type { BulkCompletion, BulkStore, CountedItem } from "../../lib/store/bulk.ts";
 import type { UsageStore } from "../../lib/store/usage.ts";
 
 /**
@@ -22,8 +22,8 @@ export interface QuotaCounter {
   releaseMany(accountId: string, day: string, count: number): Promise<void>;
   /** Writes counts kept elsewhere (Redis) to the usage rows now: before a report of this process reads them. */
   settle(): Promise<void>;
-  /** Counts a bulk URL and stores its answer: each URL is answered and counted once (see BulkStore.complete). */
-  completeBulkUrl(item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, result: BulkUrlResult, now: number): Promise<BulkCompletion>;
+  /** Counts bulk URLs of one account and stores their answers: each is answered and counted once (see BulkStore.complete). */
+  completeBulkUrls(counted: readonly CountedItem[], quota: { day: string; dailyQuota: number }, now: number): Promise<BulkCompletion[]>;
 }
 
 /** One process, or several without Redis: the database's conditional increments are the counters. */
@@ -34,7 +34,7 @@ export function storeQuotaCounter(usage: UsageStore, bulk: BulkStore): QuotaCoun
     reserveUpTo: (accountId, day, dailyQuota, wanted, minimum) => usage.reserveUpTo(accountId, day, dailyQuota, wanted, minimum),
     release: (accountId, day) => usage.release(accountId, day),
     releaseMany: (accountId, day, count) => usage.releaseMany(accountId, day, count),
-    completeBulkUrl: (item, quota, result, now) => bulk.complete(item, quota, result, now),
+    completeBulkUrls: (counted, quota, now) => bulk.complete(counted, quota, now),
     settle: async () => {},
   };
 }

@@ -1,14 +1,16 @@
 import type { Redis } from "ioredis";
 import { QUOTA_COUNTER_TTL_MS, quotaCounterKey } from "../../lib/redis/account-keys.ts";
 import { RedisUnavailableError } from "../../lib/redis/redis.ts";
-import type { BulkCompletion, BulkStore, BulkUrlResult, QueuedBulkUrl } from "../../lib/store/bulk.ts";
-import { perTick } from "../../lib/store/per-tick.ts";
+import type { BulkCompletion, BulkStore, CountedItem } from "../../lib/store/bulk.ts";
+import { coalesced } from "../../lib/store/per-tick.ts";
 import type { CountedDay, UsageStore } from "../../lib/store/usage.ts";
 import type { QuotaCounter } from "./counter.ts";
 import { log } from "../../lib/log/log.ts";
 
 /** A day's counter is a hash: `n` queries counted. -2: no counter (never seeded, or lost in a Redis restart). */
 const NOT_SEEDED = -2;
+/** Seeding a counter and finding it missing again this often means something else keeps removing it. */
+const SEED_ATTEMPTS = 3;
 
 // KEYS[1] counter; ARGV[1] daily quota, ARGV[2] queries wanted, ARGV[3] the fewest worth taking. Returns
 // {count, granted} (granted may be fewer than wanted, or none, near the quota), or {-2, 0}.
@@ -52,6 +54,9 @@ class Failed {
   constructor(readonly error: unknown) {}
 }
 
+/** A reservation whose counter has no count in Redis yet: its caller seeds it, outside the batch. */
+const UNSEEDED = Symbol("unseeded");
+
 interface Wanted {
   accountId: string;
   day: string;
@@ -60,26 +65,28 @@ interface Wanted {
 
 /**
  * Quota counters shared by every API process and bulk worker: a Lua check-and-increment in Redis decides,
- * atomically across processes, whether a query may be answered (one call per account and event-loop turn,
- * for all of that turn's queries). Redis holds the day's count, the quota's record while the day lasts: a
- * query costs no database write. Every second each process writes the highest total Redis answered it for
+ * atomically across processes, whether a query may be answered (one call per account for all the queries
+ * that arrived while the last call was out: under load a call per turn was most of a cached query's Redis
+ * cost). Redis holds the day's count, the quota's record while the day lasts: a query costs no database write. Every second each process writes the highest total Redis answered it for
  * each counter it touched to the daily usage row, raising the row (never lowering it): the rows follow Redis
  * within a second, and any process that counts for an account also writes what a killed one counted. A Redis
  * that restarts empty is seeded from the row, after this process wrote what it holds; only what other
  * processes counted in the last second can be lost then (run Redis with AOF to lose nothing).
  *
- * What pays per item (reserveUpTo) and bulk URLs (completeBulkUrl) write their rows at once, as before:
+ * What pays per item (reserveUpTo) and bulk URLs (completeBulkUrls) write their rows at once, as before:
  * those rows may then hold the quota's last word when Redis lost counts, and Redis is raised to them.
  * A process killed between counting a query and answering it leaves that query counted: quota errs on the
  * side of the account's limit, never past it.
  */
 export class RedisQuotaCounter implements QuotaCounter {
   private readonly scripts: QuotaScripts;
-  private readonly reserveBatched: (wanted: Wanted) => Promise<number | null | Failed>;
+  private readonly reserveBatched: (wanted: Wanted) => Promise<number | null | Failed | typeof UNSEEDED>;
   /** The counters counted in since the last flush, by key, with the highest total Redis answered. */
   private touched = new Map<string, CountedDay>();
   private readonly flushTimer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
+  /** Counters being seeded from their rows, by key. */
+  private readonly seeding = new Map<string, Promise<void>>();
 
   constructor(
     private readonly redis: Redis,
@@ -93,7 +100,7 @@ export class RedisQuotaCounter implements QuotaCounter {
     redis.defineCommand("quotaRelease", { numberOfKeys: 1, lua: RELEASE });
     redis.defineCommand("quotaRaise", { numberOfKeys: 1, lua: RAISE });
     this.scripts = redis as unknown as QuotaScripts;
-    this.reserveBatched = perTick((batch: Wanted[]) => this.reserveBatch(batch));
+    this.reserveBatched = coalesced((batch: Wanted[]) => this.reserveBatch(batch));
     this.flushTimer = setInterval(() => void this.flush().catch((error: unknown) => log.error({ event: "quota_flush_failed", err: error })), flushMs);
     this.flushTimer.unref();
   }
@@ -171,25 +178,27 @@ export class RedisQuotaCounter implements QuotaCounter {
     await this.scripts.quotaRelease(this.key(accountId, day), count);
   }
 
-  async completeBulkUrl(
-    item: QueuedBulkUrl,
-    quota: { day: string; dailyQuota: number },
-    result: BulkUrlResult,
-    now: number,
-  ): Promise<BulkCompletion> {
-    const key = this.key(item.accountId, quota.day);
-    if ((await this.reserveInRedis({ accountId: item.accountId, ...quota })) === null) return "quota_exhausted";
-    let outcome: BulkCompletion;
+  /**
+   * Takes what fits of the URLs in Redis in one call, then stores them (BulkStore.complete counts them on the
+   * row too); what paid for nothing is given back: URLs another worker answered first (a stalled chunk taken
+   * over), or a row ahead of a Redis that lost counts.
+   */
+  async completeBulkUrls(counted: readonly CountedItem[], quota: { day: string; dailyQuota: number }, now: number): Promise<BulkCompletion[]> {
+    if (counted.length === 0) return [];
+    const accountId = counted[0]!.item.accountId;
+    const key = this.key(accountId, quota.day);
+    const [, granted] = await this.reserveMany({ accountId, ...quota }, counted.length);
+    if (granted === 0) return counted.map(() => "quota_exhausted");
+    let outcomes: BulkCompletion[];
     try {
-      outcome = await this.bulk.complete(item, quota, result, now);
+      outcomes = await this.bulk.complete(counted.slice(0, granted), quota, now);
     } catch (error) {
-      await this.scripts.quotaRelease(key, 1).catch(() => {});
+      await this.scripts.quotaRelease(key, granted).catch(() => {});
       throw error;
     }
-    // Another worker answered it first (a stalled URL taken over), or the row was ahead of a Redis that
-    // lost counts: this reservation paid for nothing.
-    if (outcome !== "completed") await this.scripts.quotaRelease(key, 1);
-    return outcome;
+    const unpaid = granted - outcomes.filter((outcome) => outcome === "completed").length;
+    if (unpaid > 0) await this.scripts.quotaRelease(key, unpaid);
+    return [...outcomes, ...counted.slice(granted).map((): BulkCompletion => "quota_exhausted")];
   }
 
   /** Redis answered `total` for the counter: the row is raised to it at the next flush. */
@@ -205,16 +214,45 @@ export class RedisQuotaCounter implements QuotaCounter {
   }
 
   private async reserveInRedis(wanted: Wanted): Promise<number | null> {
-    const result = await this.reserveBatched(wanted);
-    if (result instanceof Failed) throw result.error;
-    return result;
+    for (let attempt = 0; attempt < SEED_ATTEMPTS; attempt++) {
+      const result = await this.reserveBatched(wanted);
+      if (result instanceof Failed) throw result.error;
+      if (result !== UNSEEDED) return result;
+      // Seeding reads the database: done here, the batches (every account's reservations) never wait for it.
+      await this.seed(wanted.accountId, wanted.day);
+    }
+    throw this.unseedable(wanted.accountId, wanted.day);
+  }
+
+  private unseedable(accountId: string, day: string): Error {
+    return new RedisUnavailableError(`quota counter ${this.key(accountId, day)} could not be seeded from the database`);
   }
 
   /**
-   * One Redis call per counter for the turn's reservations; each caller gets its own count, or null. A
-   * counter that fails fails its own callers only: the others' reservations are made and must be kept.
+   * Seeds a missing counter from the database row, once at a time per counter. Whichever process seeds first
+   * wins; for the others the counter is no longer missing. What this process counted and has not written yet
+   * goes to the row first.
    */
-  private async reserveBatch(batch: Wanted[]): Promise<(number | null | Failed)[]> {
+  private seed(accountId: string, day: string): Promise<void> {
+    const key = this.key(accountId, day);
+    let pending = this.seeding.get(key);
+    if (!pending) {
+      pending = (async () => {
+        await this.flush();
+        const recorded = await this.usage.queriesOn(accountId, day);
+        await this.scripts.quotaSeed(key, recorded, QUOTA_COUNTER_TTL_MS);
+      })().finally(() => this.seeding.delete(key));
+      this.seeding.set(key, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * One Redis call per counter for the batch's reservations; each caller gets its own count, or null (or is
+   * told to seed the counter). A counter that fails fails its own callers only: the others' reservations are
+   * made and must be kept.
+   */
+  private async reserveBatch(batch: Wanted[]): Promise<(number | null | Failed | typeof UNSEEDED)[]> {
     const groups = new Map<string, { wanted: Wanted; callers: number[] }>();
     batch.forEach((wanted, i) => {
       const id = `${this.key(wanted.accountId, wanted.day)} ${wanted.dailyQuota}`;
@@ -222,11 +260,15 @@ export class RedisQuotaCounter implements QuotaCounter {
       if (group) group.callers.push(i);
       else groups.set(id, { wanted, callers: [i] });
     });
-    const results: (number | null | Failed)[] = batch.map(() => null);
+    const results: (number | null | Failed | typeof UNSEEDED)[] = batch.map(() => null);
     await Promise.all(
       [...groups.values()].map(async ({ wanted, callers }) => {
         try {
-          const [count, granted] = await this.reserveMany(wanted, callers.length);
+          const [count, granted] = await this.scripts.quotaReserve(this.key(wanted.accountId, wanted.day), wanted.dailyQuota, callers.length, 1);
+          if (count === NOT_SEEDED) {
+            for (const caller of callers) results[caller] = UNSEEDED;
+            return;
+          }
           // The first `granted` callers get the counts up to the new total, in order.
           callers.slice(0, granted).forEach((caller, j) => (results[caller] = count - granted + 1 + j));
         } catch (error) {
@@ -239,15 +281,11 @@ export class RedisQuotaCounter implements QuotaCounter {
 
   private async reserveMany({ accountId, day, dailyQuota }: Wanted, wanted: number, minimum = 1): Promise<[number, number]> {
     const key = this.key(accountId, day);
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < SEED_ATTEMPTS; attempt++) {
       const [count, granted] = await this.scripts.quotaReserve(key, dailyQuota, wanted, minimum);
       if (count !== NOT_SEEDED) return [count, granted];
-      // Whichever process seeds first wins; for the others the counter is no longer missing. What this process
-      // counted and has not written yet goes to the row first.
-      await this.flush();
-      const recorded = await this.usage.queriesOn(accountId, day);
-      await this.scripts.quotaSeed(key, recorded, QUOTA_COUNTER_TTL_MS);
+      await this.seed(accountId, day);
     }
-    throw new RedisUnavailableError(`quota counter ${key} could not be seeded from the database`);
+    throw this.unseedable(accountId, day);
   }
 }

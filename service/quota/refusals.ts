@@ -3,6 +3,7 @@ import { REFUSAL_REASONS, type RefusalReason, type RefusedDay, type UsageStore }
 import type { QuotaClock } from "../../lib/quota/clock.ts";
 import { ApiError } from "../http/errors.ts";
 import { log } from "../../lib/log/log.ts";
+import { recovering, type Maybe } from "../../lib/maybe.ts";
 
 /** How long refusals wait in memory before they are written: short, so the usage page is near live. */
 export const REFUSAL_FLUSH_MS = 1_000;
@@ -97,14 +98,14 @@ export class RefusalCounter {
  */
 export function countingRefusals<A extends { id: string }, R extends unknown[], T>(
   deps: { refusals: RefusalCounter; clock: QuotaClock },
-  answer: (account: A, ...rest: R) => Promise<T>,
-): (account: A, ...rest: R) => Promise<T> {
-  return async (account, ...rest) => {
-    try {
-      return await answer(account, ...rest);
-    } catch (error) {
-      deps.refusals.noteIfRefused(account.id, deps.clock.today().day, error);
-      throw error;
-    }
-  };
+  answer: (account: A, ...rest: R) => Maybe<T>,
+): (account: A, ...rest: R) => Maybe<T> {
+  return (account, ...rest) =>
+    recovering(
+      () => answer(account, ...rest),
+      (error) => {
+        deps.refusals.noteIfRefused(account.id, deps.clock.today().day, error);
+        throw error;
+      },
+    );
 }

@@ -1,10 +1,12 @@
+import type { IncomingMessage } from "node:http";
 import { LRUCache } from "lru-cache";
 import { parseCountUrl, type CountUrlResult } from "../../lib/urls/count-url.ts";
 import type { StoredCounts } from "../../lib/counts/values.ts";
 import type { AccountContext } from "../../lib/store/accounts.ts";
 import { countObject, type ApiVersion } from "../counts/count-object.ts";
 import type { CountLookup } from "../counts/count-service.ts";
-import { countUrl } from "../counts/count-url.ts";
+import { paidQuery } from "../counts/count-url.ts";
+import { andThen } from "../../lib/maybe.ts";
 import { countingRefusals } from "../quota/refusals.ts";
 import type { ApiDeps } from "../api-deps.ts";
 import { endpoint } from "../http/endpoint.ts";
@@ -69,20 +71,21 @@ function httpDate(ms: number): string {
 
 /** GET /v1.0/ and /v1.1/ (and the legacy /url): the count object for one URL. */
 export function countsHandler(deps: ApiDeps, version: ApiVersion) {
-  const answer = countingRefusals(deps, async (account: AccountContext, params: QueryParams, callback: string | undefined) => {
+  const answer = countingRefusals(deps, (account: AccountContext, req: IncomingMessage, params: QueryParams, callback: string | undefined) => {
     const target = parseCached(params.get("url") ?? "");
     if (!target.ok) throw apiErrors.invalidUrl(params.has("url") ? target.reason : "the url parameter is required");
     const ttl = customTtl(params, deps.limits.maxCustomTtlSeconds);
     if (ttl !== undefined && !account.plan.customTtlAllowed) throw apiErrors.customTtlNotAllowed(account.plan.name);
-    const { lookup, remaining } = await countUrl(deps, account, { host: target.url.hostname, normalized: target.normalized, ttl }, version);
-    const headers = countHeaders(lookup, ttl, remaining, deps.sandbox || lookup.sandbox);
-    return sendJson(200, countJson(lookup.counts, version), { callback, headers });
+    const query = { host: target.url.hostname, normalized: target.normalized };
+    return paidQuery(deps, account, query, version, () => deps.counts.lookup(target.normalized, ttl)).then(({ result: lookup, remaining }) => {
+      // Answered: its query was paid (a refusal throws, and a failed lookup gives its query back).
+      spendQuota(req, 1);
+      const headers = countHeaders(lookup, ttl, remaining, deps.sandbox || lookup.sandbox);
+      return sendJson(200, countJson(lookup.counts, version), { callback, headers });
+    });
   });
-  return endpoint("answer", async ({ req, params, callback }) => {
+  return endpoint("answer", ({ req, params, callback }) => {
     if (callback && params.has("_")) throw apiErrors.noJqueryCacheBusting();
-    const answered = await answer(await deps.auth.authenticate(req, apiKeyParam(params), "counts:read"), params, callback);
-    // Answered: its query was paid (a refusal throws, and a failed lookup gives its query back).
-    spendQuota(req, 1);
-    return answered;
+    return andThen(deps.auth.authenticate(req, apiKeyParam(params), "counts:read"), (account) => answer(account, req, params, callback));
   });
 }

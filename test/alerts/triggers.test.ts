@@ -63,12 +63,12 @@ describe.each(drivers)("alert triggers on $name", ({ database, skip }) => {
     const alerts = new TrackedAlerts({ tracked: store.tracked, history: store.history, settings: kit.settings, alerts: kit.alerts, timeZone: "UTC" });
     const observe = async (at: number, facebook: number, pinterest: number) => {
       const values = { Facebook: { total_count: facebook, comment_count: 0, reaction_count: facebook, share_count: 0, comment_plugin_count: 0 }, Pinterest: pinterest };
-      await store.history.record(urlId, at, values);
+      await store.history.record([{ urlId: urlId, at: at, values: values }]);
       alerts.observed(urlId, url, at, values);
       await alerts.settled();
     };
     // Seeded from the history (one query for the batch): 80 before.
-    await store.history.record(urlId, T0 - 5 * HOUR, { Facebook: { total_count: 60, comment_count: 0, reaction_count: 60, share_count: 0, comment_plugin_count: 0 }, Pinterest: 20 });
+    await store.history.record([{ urlId: urlId, at: T0 - 5 * HOUR, values: { Facebook: { total_count: 60, comment_count: 0, reaction_count: 60, share_count: 0, comment_plugin_count: 0 }, Pinterest: 20 } }]);
     await observe(T0, 70, 20);
     expect(await events(tracker)).toEqual([]);
     // 90 → 1,250 within the day: a spike (Facebook grew most) and the 1,000 milestone, not the 100 one.

@@ -43,6 +43,24 @@ describe.each(drivers)("API keys on $name", ({ database, skip }) => {
     expect(JSON.stringify(row)).not.toContain(made.key);
   });
 
+  it.skipIf(skip)("tells its caller after a roll or revoke commits, and not when one is refused", async () => {
+    const account = await h.account();
+    const told: string[] = [];
+    const watched = new ApiKeys(h.db.prisma, vault, () => told.push("committed"));
+    const made = await watched.create(account.id, { name: "Plugin", scopes: ["counts:read"], expiresAt: null }, ALL_SCOPES, source());
+    expect(told).toEqual([]);
+    await watched.roll(account.id, made.record.id, 60, ALL_SCOPES, source(), async () => {
+      // Inside the transaction: not yet.
+      expect(told).toEqual([]);
+    });
+    expect(told).toEqual(["committed"]);
+    await expect(watched.roll(account.id, made.record.id, 60, ALL_SCOPES, source())).rejects.toMatchObject({ code: "key_not_rollable" });
+    await expect(watched.revoke(account.id, "key_missing", ALL_SCOPES, source())).rejects.toBeInstanceOf(KeyError);
+    expect(told).toEqual(["committed"]);
+    await watched.revoke(account.id, made.record.id, ALL_SCOPES, source());
+    expect(told).toEqual(["committed", "committed"]);
+  });
+
   it.skipIf(skip)("50 keys at most, also when 60 are created at once", async () => {
     const account = await h.account();
     const results = await Promise.allSettled(

@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bullPrefix, BULK_QUEUE, queueJobId, quotaCounterKey } from "../../lib/redis/account-keys.ts";
+import { bullPrefix, BULK_QUEUE, chunkJobId, quotaCounterKey } from "../../lib/redis/account-keys.ts";
 import { runAdmin } from "../support/admin-cli.ts";
 import { todayUtc } from "../support/service.ts";
 import { scaleDeployment } from "./deployment.ts";
@@ -40,10 +40,11 @@ describe("account:delete on PostgreSQL + Redis", () => {
     expect(submitted.status).toBe(200);
     expect((await fetch(`${apis[1]!.url}/v1.0/?url=${encodeURIComponent("https://example.com/scale-delete-3")}&apikey=${apiKey}`)).status).toBe(200);
     for (const api of apis) expect((await quota(api, apiKey)).status).toBe(200);
-    const urlIds = (await deployment.prisma.bulkUrl.findMany({ where: { job: { accountId: account.id } }, select: { id: true } })).map((u) => u.id);
-    const jobKeys = urlIds.map((id) => `${bullPrefix(deployment.redisPrefix)}:${BULK_QUEUE}:${queueJobId(id)}`);
+    const urls = await deployment.prisma.bulkUrl.findMany({ where: { job: { accountId: account.id } }, select: { id: true, jobId: true } });
+    expect(urls).toHaveLength(2);
+    const jobKeys = [...new Set(urls.map((u) => `${bullPrefix(deployment.redisPrefix)}:${BULK_QUEUE}:${chunkJobId(u.jobId, u.id)}`))];
     const counterKey = quotaCounterKey(deployment.redisPrefix, todayUtc(), account.id);
-    expect(await redis.exists(...jobKeys, counterKey)).toBe(3);
+    expect(await redis.exists(...jobKeys, counterKey)).toBe(jobKeys.length + 1);
 
     const { processEnv } = deployment;
     const result = await runAdmin(deployment.databaseUrl, ["account:delete", "--email", email], {

@@ -4,6 +4,7 @@ import type { GuardTicket } from "../../service/networks/backoff.ts";
 import { NetworkGuard, type Admission, type GuardOptions, type NetworkStateLine } from "../../service/networks/guard.ts";
 import { dropRedisPrefix, REDIS_TEST_URL, testRedisPrefix } from "../support/redis.ts";
 import { throttledLine } from "../support/network-state.ts";
+import { until } from "../support/processes.ts";
 
 /*
  * The networks limit the app, not each process: two guards on one Redis (two processes) share the budgets
@@ -28,6 +29,12 @@ describe("NetworkGuard on Redis", () => {
   const START = Date.parse("2030-03-04T05:06:07Z");
   const throttled = { ok: false, failure: "throttled", code: 4 } as const;
 
+  /** How often each process adds its call counts to Redis here (1 s in the service). */
+  const FLUSH_MS = 50;
+  /** What `guard` reports, once `done` holds: another process's counts arrive within FLUSH_MS. */
+  const reported = (guard: NetworkGuard, done: (health: Awaited<ReturnType<NetworkGuard["health"]>>) => boolean) =>
+    until("the counts in the report", () => guard.health(), done, 5_000);
+
   function ticketOf(admission: Admission): GuardTicket {
     if (admission.refusal !== null) throw new Error(`refused: ${admission.refusal}`);
     return admission.ticket;
@@ -39,7 +46,7 @@ describe("NetworkGuard on Redis", () => {
     const guard = (redis: typeof redisA, lines: NetworkStateLine[]) =>
       new NetworkGuard(
         { kind: "redis", redis, prefix: `${prefix}:${name}` },
-        { network: "facebook", now: () => clock.now, log: (l) => lines.push(l), ...options },
+        { network: "facebook", now: () => clock.now, log: (l) => lines.push(l), activityFlushMs: FLUSH_MS, ...options },
       );
     const linesA: NetworkStateLine[] = [];
     const linesB: NetworkStateLine[] = [];
@@ -50,16 +57,56 @@ describe("NetworkGuard on Redis", () => {
     const { clock, a, b } = processes("retry-after");
     await a.record(ticketOf(await a.admit("https://example.com/a")), { ok: false, failure: "throttled", retryAfterMs: 90_000 });
     expect((await b.admit("https://example.com/b")).refusal).toBe("backing off after throttling for 90 s");
-    expect(await b.health()).toMatchObject({ state: "throttled", retryAt: START + 90_000, errorsLastHour: 1, callsLastHour: 1 });
+    // The pause is shared at once; the call counts within FLUSH_MS, when a adds them for every process.
+    expect(await b.health()).toMatchObject({ state: "throttled", retryAt: START + 90_000 });
+    expect(await reported(b, (h) => h.callsLastHour === 1)).toMatchObject({ errorsLastHour: 1, callsLastHour: 1 });
     // The call b did not make is counted where every process reads it.
-    expect(await a.health()).toMatchObject({ skippedLastHour: 1 });
+    expect(await reported(a, (h) => h.skippedLastHour === 1)).toMatchObject({ skippedLastHour: 1 });
     clock.now = START + 90_000;
     // A bare 429 after it: twice the last pause, as without Retry-After.
     await b.record(ticketOf(await b.admit("https://example.com/probe")), { ok: false, failure: "throttled" });
     expect(await a.health()).toMatchObject({ state: "throttled", retryAt: START + 90_000 + 180_000 });
     clock.now = START + 270_000;
     await b.record(ticketOf(await b.admit("https://example.com/probe")), { ok: true });
-    expect(await a.health()).toMatchObject({ state: "ok", retryAt: null, lastSuccessAt: START + 270_000, callsLastHour: 3 });
+    // Its state follows the last answer, which reaches the other process with the counts.
+    expect(await reported(a, (h) => h.callsLastHour === 3)).toMatchObject({ state: "ok", retryAt: null, lastSuccessAt: START + 270_000, callsLastHour: 3 });
+  });
+
+  it("adds a process's call counts in one write: many calls, then the other process's report has them all", async () => {
+    const { a, b } = processes("counts", { activityFlushMs: 60_000 });
+    for (let i = 0; i < 50; i++) await a.record(ticketOf(await a.admit(`https://example.com/${i}`)), i % 5 === 0 ? { ok: false, failure: "failed" } : { ok: true });
+    // Not yet added: this process's own report has them, the other's not.
+    expect(await b.health()).toMatchObject({ callsLastHour: 0, errorsLastHour: 0 });
+    expect(await a.health()).toMatchObject({ callsLastHour: 50, errorsLastHour: 10 });
+    // Reading added them.
+    expect(await b.health()).toMatchObject({ callsLastHour: 50, errorsLastHour: 10 });
+  });
+
+  it("keeps the latest answer's time whichever process writes last, and a stopping process shares what it counted", async () => {
+    const { clock, a, b } = processes("latest", { activityFlushMs: 60_000 });
+    clock.now = START + 10_000;
+    await a.record(ticketOf(await a.admit("https://example.com/late")), { ok: true });
+    clock.now = START + 5_000;
+    // b's answer came earlier, and b shares it after a did: the report keeps a's.
+    await b.record(ticketOf(await b.admit("https://example.com/early")), { ok: true });
+    await a.health();
+    expect(await b.health()).toMatchObject({ lastSuccessAt: START + 10_000, callsLastHour: 2 });
+    clock.now = START + 20_000;
+    await a.record(ticketOf(await a.admit("https://example.com/last")), { ok: false, failure: "failed" });
+    await a.close();
+    expect(await b.health()).toMatchObject({ state: "unavailable", callsLastHour: 3, errorsLastHour: 1 });
+  });
+
+  it("records only answers that may change the state: a good answer clears rejected credentials, seen by every process", async () => {
+    const { a, b, linesA, linesB } = processes("credentials");
+    // Good answers to an open network change nothing: nothing is logged (and no script runs).
+    for (let i = 0; i < 3; i++) await a.record(ticketOf(await a.admit(`https://example.com/ok${i}`)), { ok: true });
+    await a.record(ticketOf(await a.admit("https://example.com/rejected")), { ok: false, failure: "rejected", code: 190 });
+    expect(await b.health()).toMatchObject({ state: "credentials_rejected" });
+    // Admitted while rejected: b's good answer is recorded, and clears the state for both.
+    await b.record(ticketOf(await b.admit("https://example.com/fixed")), { ok: true });
+    expect(await a.health()).toMatchObject({ state: expect.not.stringMatching("credentials_rejected") });
+    expect([...linesA, ...linesB].map((l) => l.state)).toEqual(["credentials_rejected", "recovered"]);
   });
 
   it("shares the per-URL and app-wide budgets between processes", async () => {

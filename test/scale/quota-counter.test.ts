@@ -102,14 +102,38 @@ describe("RedisQuotaCounter", () => {
     expect(await redis.hget(key(a), "n")).toBe("2");
   });
 
+  it("answers other accounts' reservations while one account's counter waits for its row to be read", async () => {
+    const [a, b] = [await accountId(), await accountId()];
+    let release: () => void = () => {};
+    const rowRead = new Promise<void>((resolve) => (release = resolve));
+    const slow: UsageStore = new Proxy(store.usage, {
+      get: (target, name) =>
+        name === "queriesOn" ? async (id: string, day: string) => (id === b ? rowRead.then(() => target.queriesOn(id, day)) : target.queriesOn(id, day)) : Reflect.get(target, name),
+    });
+    const shared = new RedisQuotaCounter(redis, slow, store.bulk, svc.env.REDIS_PREFIX, FLUSH_MS);
+    try {
+      await shared.reserve(a, DAY, 10);
+      // B's counter is missing: its seeding waits for the row, and A's reservations, in the same batch and after, do not.
+      const forB = shared.reserve(b, DAY, 10);
+      expect(await shared.reserve(a, DAY, 10)).toBe(2);
+      expect(await shared.reserve(a, DAY, 10)).toBe(3);
+      release();
+      expect(await forB).toBe(1);
+    } finally {
+      release();
+      await shared.close();
+    }
+  });
+
   it("counts a bulk URL once when two workers complete it", async () => {
     const { apiKey, email } = await svc.account("business");
     const id = (await svc.prisma.account.findUniqueOrThrow({ where: { email } })).id;
     const submitted = await svc.get(`/v1.0/bulk?apikey=${apiKey}`, { method: "POST", body: "https://example.com/once" });
     const { bulk_id: jobId } = (await submitted.json()) as { bulk_id: string };
     const [item] = await store.bulk.queued({ id: jobId, accountId: id }, 0, 10);
-    const outcomes = await Promise.all([1, 2].map(() => counter.completeBulkUrl(item!, { day: DAY, dailyQuota: 100 }, { counts: { Facebook: null, Pinterest: null } }, Date.now())));
-    expect(outcomes.sort()).toEqual(["already_done", "completed"]);
+    const counted = [{ item: item!, result: { counts: { Facebook: null, Pinterest: null } } }];
+    const outcomes = await Promise.all([1, 2].map(() => counter.completeBulkUrls(counted, { day: DAY, dailyQuota: 100 }, Date.now())));
+    expect(outcomes.flat().sort()).toEqual(["already_done", "completed"]);
     expect(await store.usage.queriesOn(id, DAY)).toBe(1);
     expect(await redis.hget(key(id), "n")).toBe("1");
   });

@@ -49,7 +49,7 @@ describe.each(drivers)("the $name store's bulk job names and quota spent", ({ da
 
       // Two processes race for every URL; the quota has room for 20 of the 30.
       const quota = { day: "2026-05-01", dailyQuota: 20 };
-      const outcomes = await Promise.all(queued.flatMap((item) => [a, b].map((store) => store.bulk.complete(item, quota, { counts: COUNTS }, 10))));
+      const outcomes = (await Promise.all(queued.flatMap((item) => [a, b].map((store) => store.bulk.complete([{ item, result: { counts: COUNTS } }], quota, 10))))).flat();
       expect(outcomes.filter((outcome) => outcome === "completed")).toHaveLength(20);
       expect(quotaSpent(await job())).toBe(20);
       expect(await a.usage.queriesOn(id, quota.day)).toBe(20);
@@ -57,17 +57,33 @@ describe.each(drivers)("the $name store's bulk job names and quota spent", ({ da
       // Refused for want of quota, or answered already: nothing more is spent, by the job or the account.
       const waiting = await a.bulk.queued({ id: "spender", accountId: id }, 0, 100);
       expect(waiting).toHaveLength(10);
-      expect(await a.bulk.complete(waiting[0]!, quota, { counts: COUNTS }, 11)).toBe("quota_exhausted");
-      expect(await b.bulk.complete(queued[0]!, { ...quota, dailyQuota: 100 }, { counts: COUNTS }, 11)).toBe("already_done");
+      expect(await a.bulk.complete([{ item: waiting[0]!, result: { counts: COUNTS } }], quota, 11)).toEqual(["quota_exhausted"]);
+      expect(await b.bulk.complete([{ item: queued[0]!, result: { counts: COUNTS } }], { ...quota, dailyQuota: 100 }, 11)).toEqual(["already_done"]);
       expect(quotaSpent(await job())).toBe(20);
       expect(await a.usage.queriesOn(id, quota.day)).toBe(20);
 
       // The next day's quota pays for the rest: the job's spending adds up over the days it ran.
       const nextDay = { day: "2026-05-02", dailyQuota: 20 };
-      for (const item of waiting) expect(await a.bulk.complete(item, nextDay, { counts: COUNTS }, 12)).toBe("completed");
+      for (const item of waiting) expect(await a.bulk.complete([{ item, result: { counts: COUNTS } }], nextDay, 12)).toEqual(["completed"]);
       expect(quotaSpent(await job())).toBe(30);
       expect(await a.usage.queriesOn(id, nextDay.day)).toBe(10);
       expect(await a.bulk.job("spender", id)).toMatchObject({ urlsCompleted: 30, completedAt: 12 });
+    });
+
+    it("stores a chunk of URLs at once: the first get the room there is, URLs done or listed twice are not paid again", async () => {
+      const id = await stores.account();
+      const queued = await a.bulk.create({ id: "chunked", accountId: id, createdAt: 1 }, urls(6));
+      const quota = { day: "2026-05-03", dailyQuota: 4 };
+      const counted = (items: typeof queued) => items.map((item) => ({ item, result: { counts: { ...COUNTS, Pinterest: item.id } } }));
+      expect(await b.bulk.complete(counted([queued[1]!]), quota, 20)).toEqual(["completed"]);
+      const chunk = counted([queued[0]!, queued[1]!, queued[2]!, queued[2]!, queued[3]!, queued[4]!, queued[5]!]);
+      expect(await a.bulk.complete(chunk, quota, 21)).toEqual(["completed", "already_done", "completed", "already_done", "completed", "quota_exhausted", "quota_exhausted"]);
+      expect(await a.usage.queriesOn(id, quota.day)).toBe(4);
+      expect(await b.bulk.job("chunked", id)).toMatchObject({ urlsCompleted: 4, completedAt: null });
+      expect((await b.bulk.results("chunked")).map((r) => ("counts" in r ? r.counts.Pinterest : null))).toEqual(queued.slice(0, 4).map((item) => item.id));
+      expect((await b.bulk.queued({ id: "chunked", accountId: id }, 0, 10)).map((item) => item.id)).toEqual([queued[4]!.id, queued[5]!.id]);
+      expect(await b.bulk.complete(counted(queued.slice(4)), { ...quota, day: "2026-05-04" }, 22)).toEqual(["completed", "completed"]);
+      expect(await b.bulk.job("chunked", id)).toMatchObject({ urlsCompleted: 6, completedAt: 22 });
     });
   });
 });

@@ -67,19 +67,19 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
       const id = await account();
       const before = await until("a steady version", async () => [await a.accounts.version(), await a.accounts.version()], ([x, y]) => x === y, 10_000);
       await db.prisma.account.update({ where: { id }, data: { whitelistEnabled: true } });
-      await until("a new version", () => a.accounts.version(), (v) => v !== before[0], 10_000);
+      await until("a new version", async () => a.accounts.version(), (v) => v !== before[0], 10_000);
       expect((await a.accounts.byKeyHash(`hash-${id}`))?.account.whitelist.enabled).toBe(true);
 
       // The networks the account shows are cached with it too (API v2's default networks).
       const steady = await a.accounts.version();
       await db.prisma.account.update({ where: { id }, data: { networks: "reddit,tumblr,gone" } });
-      await until("a new version", () => a.accounts.version(), (v) => v !== steady, 10_000);
+      await until("a new version", async () => a.accounts.version(), (v) => v !== steady, 10_000);
       expect((await a.accounts.byKeyHash(`hash-${id}`))?.account.networks).toEqual(["reddit", "tumblr"]);
 
       // A revoked key moves it too (on PostgreSQL through the api_key trigger), so every process drops its cached key.
       const beforeRevoke = await a.accounts.version();
       await db.prisma.apiKey.update({ where: { id: `key-${id}` }, data: { revokedAt: new Date() } });
-      await until("a new version", () => a.accounts.version(), (v) => v !== beforeRevoke, 10_000);
+      await until("a new version", async () => a.accounts.version(), (v) => v !== beforeRevoke, 10_000);
     });
   });
 
@@ -171,13 +171,18 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
       const first = created.slice(0, 2_000);
       const quota = { day: "2026-02-01", dailyQuota: 1_000_000 };
       const outcomes: string[] = [];
-      // Each URL raced by both processes; 200 URLs at a time, so a busy machine's pools do not time out.
+      // Each chunk of 20 URLs raced by both processes, 10 chunks at a time, so a busy machine's pools do not
+      // time out; the chunks overlap by half, so a chunk meets URLs done and URLs still queued.
+      const counted = (items: typeof first) => items.map((item) => ({ item, result: { counts: COUNTS } }));
       for (let i = 0; i < first.length; i += 200) {
-        const race = first.slice(i, i + 200).flatMap((item) => [a, b].map((s) => s.bulk.complete(item, quota, { counts: COUNTS }, 1_763_700_000_999)));
-        outcomes.push(...(await Promise.all(race)));
+        const race = Array.from({ length: 10 }, (_, j) => first.slice(i + j * 20, i + j * 20 + 20)).flatMap((chunk, j) => [
+          a.bulk.complete(counted(chunk), quota, 1_763_700_000_999),
+          b.bulk.complete(counted(j % 2 === 0 ? chunk : chunk.slice(10)), quota, 1_763_700_000_999),
+        ]);
+        outcomes.push(...(await Promise.all(race)).flat());
       }
       expect(outcomes.filter((o) => o === "completed")).toHaveLength(2_000);
-      expect(outcomes.filter((o) => o === "already_done")).toHaveLength(2_000);
+      expect(outcomes.filter((o) => o === "already_done")).toHaveLength(1_500);
       expect(await a.usage.queriesOn(id, quota.day)).toBe(2_000);
       expect(await b.bulk.job("job-big", id)).toMatchObject({ urlsQueued: 10_000, urlsCompleted: 2_000, createdAt: 1_763_700_000_456, completedAt: null });
       const results = await b.bulk.results("job-big");
@@ -191,13 +196,13 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
         { url: "x", countUrl: "x" },
         { url: "y", countUrl: "y" },
       ]);
-      expect(await a.bulk.complete(x!, { day: "d", dailyQuota: 1 }, { counts: COUNTS }, 5)).toBe("completed");
-      expect(await a.bulk.complete(y!, { day: "d", dailyQuota: 1 }, { counts: COUNTS }, 6)).toBe("quota_exhausted");
+      expect(await a.bulk.complete([{ item: x!, result: { counts: COUNTS } }], { day: "d", dailyQuota: 1 }, 5)).toEqual(["completed"]);
+      expect(await a.bulk.complete([{ item: y!, result: { counts: COUNTS } }], { day: "d", dailyQuota: 1 }, 6)).toEqual(["quota_exhausted"]);
       expect(x).toMatchObject({ jobId: "job-small", requestId: "req-small" });
       const [job] = (await a.bulk.active(10)).filter((j) => j.id === "job-small");
       expect(job).toEqual({ id: "job-small", accountId: id, urlsCompleted: 1, createdAt: 1, requestId: "req-small" });
       expect(await a.bulk.queued(job!, 0, 10)).toEqual([{ id: y!.id, jobId: "job-small", accountId: id, countUrl: "y", requestId: "req-small" }]);
-      expect(await a.bulk.complete(y!, { day: "d", dailyQuota: 2 }, { counts: COUNTS }, 7)).toBe("completed");
+      expect(await a.bulk.complete([{ item: y!, result: { counts: COUNTS } }], { day: "d", dailyQuota: 2 }, 7)).toEqual(["completed"]);
       expect(await a.bulk.job("job-small", id)).toMatchObject({ urlsCompleted: 2, completedAt: 7 });
       expect((await a.bulk.active(10)).map((j) => j.id)).not.toContain("job-small");
     });
@@ -209,7 +214,7 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
         values: { reddit: { score: -3, comments: 4, posts: 2 }, Facebook: { total_count: 1, comment_count: 0, reaction_count: 1, share_count: 0, comment_plugin_count: 0 } },
         stale: { reddit: 120 },
       };
-      expect(await a.bulk.complete(item!, { day: "d", dailyQuota: 10 }, { networks }, 5)).toBe("completed");
+      expect(await a.bulk.complete([{ item: item!, result: { networks } }], { day: "d", dailyQuota: 10 }, 5)).toEqual(["completed"]);
       expect(await b.bulk.results("job-v2")).toEqual([{ url: "u", networks }]);
       expect(await b.bulk.networksOf("job-v2")).toEqual(["reddit", "facebook"]);
       expect((await b.bulk.job("job-v2", id))?.networks).toEqual(["reddit", "facebook"]);
@@ -248,7 +253,7 @@ describe.each(drivers)("the $name store", ({ database, skip }) => {
       const id = await account();
       const jobCount = () => db.prisma.bulkJob.count();
       const [done] = await a.bulk.create({ id: "job-done", accountId: id, createdAt: 1_000 }, [{ url: "u", countUrl: "u" }]);
-      await a.bulk.complete(done!, { day: "d", dailyQuota: 10 }, { counts: COUNTS }, 2_000);
+      await a.bulk.complete([{ item: done!, result: { counts: COUNTS } }], { day: "d", dailyQuota: 10 }, 2_000);
       await a.bulk.create({ id: "job-stuck", accountId: id, createdAt: 1_500 }, [{ url: "u", countUrl: "u" }]);
       await a.bulk.create({ id: "job-young", accountId: id, createdAt: 9_000 }, [{ url: "u", countUrl: "u" }]);
       const before = await jobCount();

@@ -66,13 +66,22 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       expect(await a.history.idOf("https://never.example/")).toBeNull();
     });
 
+    it("gives two processes adding the same new URLs at once the same ids, every URL answered", async () => {
+      for (let round = 0; round < 5; round++) {
+        const list = urls(40);
+        const [fromA, fromB] = await Promise.all([a.history.idsOf(list), b.history.idsOf([...list].reverse())]);
+        expect([...fromA.keys()].sort()).toEqual([...list].sort());
+        expect(list.map((u) => fromB.get(u))).toEqual(list.map((u) => fromA.get(u)));
+      }
+    });
+
     it("keeps one point per hour: a newer observation replaces the networks it holds and keeps the others, and the earliest time", async () => {
       const [id] = await ids(urls(1));
-      await a.history.record(id!, T0 + 10 * 60_000, values(5, 1));
-      await b.history.record(id!, T0 + 50 * 60_000, values(7, null));
+      await a.history.record([{ urlId: id!, at: T0 + 10 * 60_000, values: values(5, 1) }]);
+      await b.history.record([{ urlId: id!, at: T0 + 50 * 60_000, values: values(7, null) }]);
       // Arriving late, an older observation only fills in what the point lacks.
-      await a.history.record(id!, T0 + 5 * 60_000, values(3, 9));
-      await a.history.record(id!, T0 + HOUR + 1, values(8, 2));
+      await a.history.record([{ urlId: id!, at: T0 + 5 * 60_000, values: values(3, 9) }]);
+      await a.history.record([{ urlId: id!, at: T0 + HOUR + 1, values: values(8, 2) }]);
       // The merged point says when its oldest observation was made: whoever came after that may not read it.
       expect(await b.history.points(id!, T0, T0 + 2 * HOUR)).toEqual([
         { at: T0 + 50 * 60_000, values: values(7, 1), firstAt: T0 + 5 * 60_000 },
@@ -84,38 +93,59 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       expect(await a.history.pointAtOrBefore(id!, T0 + 3 * HOUR)).toEqual({ at: T0 + HOUR + 1, values: values(8, 2) });
     });
 
+    it("records a batch as if one at a time, in order: several URLs, and one URL's hour more than once", async () => {
+      const [x, y] = await ids(urls(2));
+      await a.history.record([
+        { urlId: x!, at: T0 + 10 * 60_000, values: values(5, 1) },
+        { urlId: y!, at: T0 + 10 * 60_000, values: values(6, null) },
+        { urlId: x!, at: T0 + 50 * 60_000, values: values(7, null) },
+        { urlId: x!, at: T0 + 5 * 60_000, values: values(3, 9) },
+        { urlId: x!, at: T0 + HOUR + 1, values: values(8, 2) },
+      ]);
+      expect(await b.history.points(x!, T0, T0 + 2 * HOUR)).toEqual([
+        { at: T0 + 50 * 60_000, values: values(7, 1), firstAt: T0 + 5 * 60_000 },
+        { at: T0 + HOUR + 1, values: values(8, 2) },
+      ]);
+      expect(await b.history.points(y!, T0, T0 + 2 * HOUR)).toEqual([{ at: T0 + 10 * 60_000, values: values(6, null) }]);
+      // More than one statement's worth of URLs.
+      const many = await ids(urls(450).map((u) => `${u}/many`));
+      await a.history.record(many.map((urlId, i) => ({ urlId: urlId!, at: T0, values: values(i, null) })));
+      const points = await b.history.pointsOfMany(many.map((id) => id!), T0, T0 + HOUR);
+      expect(many.map((id) => points.get(id!)?.[0]?.values)).toEqual(many.map((_, i) => values(i, null)));
+    });
+
     it("reads back an observation of all eight networks exactly", async () => {
       const [id] = await ids(urls(1));
-      await a.history.record(id!, T0 + 60_000, everyNetwork(5_000_000_000));
+      await a.history.record([{ urlId: id!, at: T0 + 60_000, values: everyNetwork(5_000_000_000) }]);
       expect(await b.history.points(id!, T0, T0 + HOUR)).toEqual([{ at: T0 + 60_000, values: everyNetwork(5_000_000_000) }]);
       expect(await b.history.pointAtOrBefore(id!, T0 + HOUR)).toEqual({ at: T0 + 60_000, values: everyNetwork(5_000_000_000) });
     });
 
     it("merges the six networks by the same rule: a newer observation of Reddit alone keeps the others", async () => {
       const [id] = await ids(urls(1));
-      await a.history.record(id!, T0 + 10 * 60_000, everyNetwork(1));
-      await b.history.record(id!, T0 + 20 * 60_000, { reddit: { score: 40, comments: 41, posts: 2 } });
+      await a.history.record([{ urlId: id!, at: T0 + 10 * 60_000, values: everyNetwork(1) }]);
+      await b.history.record([{ urlId: id!, at: T0 + 20 * 60_000, values: { reddit: { score: 40, comments: 41, posts: 2 } } }]);
       // Arriving late, an older Tumblr observation fills in nothing: the point has Tumblr already.
-      await a.history.record(id!, T0 + 5 * 60_000, { tumblr: { notes: 999 }, Pinterest: 999 });
+      await a.history.record([{ urlId: id!, at: T0 + 5 * 60_000, values: { tumblr: { notes: 999 }, Pinterest: 999 } }]);
       const [point] = await b.history.points(id!, T0, T0 + HOUR);
       expect(point).toEqual({ at: T0 + 20 * 60_000, values: { ...everyNetwork(1), reddit: { score: 40, comments: 41, posts: 2 } }, firstAt: T0 + 5 * 60_000 });
       // An older observation does fill in a network the point lacks.
       const [other] = await ids(urls(1));
-      await a.history.record(other!, T0 + 30 * 60_000, values(2, null));
-      await b.history.record(other!, T0 + 25 * 60_000, { vk: { count: 7 }, Facebook: fb(1) });
+      await a.history.record([{ urlId: other!, at: T0 + 30 * 60_000, values: values(2, null) }]);
+      await b.history.record([{ urlId: other!, at: T0 + 25 * 60_000, values: { vk: { count: 7 }, Facebook: fb(1) } }]);
       expect((await a.history.points(other!, T0, T0 + HOUR))[0]).toEqual({ at: T0 + 30 * 60_000, values: { Facebook: fb(2), vk: { count: 7 } }, firstAt: T0 + 25 * 60_000 });
     });
 
     it("keeps numbers beyond 32 bits", async () => {
       const [id] = await ids(urls(1));
-      await a.history.record(id!, T0, values(5_000_000_000, 3_000_000_000));
+      await a.history.record([{ urlId: id!, at: T0, values: values(5_000_000_000, 3_000_000_000) }]);
       expect((await b.history.points(id!, T0, T0 + 1))[0]!.values).toEqual(values(5_000_000_000, 3_000_000_000));
     });
 
     it("reads several URLs' points at once", async () => {
       const [x, y, z] = await ids(urls(3));
-      await a.history.record(x!, T0, values(1, null));
-      await a.history.record(y!, T0 + DAY, values(2, null));
+      await a.history.record([{ urlId: x!, at: T0, values: values(1, null) }]);
+      await a.history.record([{ urlId: y!, at: T0 + DAY, values: values(2, null) }]);
       const many = await b.history.pointsOfMany([x!, y!, z!], T0, T0 + 2 * DAY);
       expect(many.get(x!)).toEqual([{ at: T0, values: values(1, null) }]);
       expect(many.get(y!)).toEqual([{ at: T0 + DAY, values: values(2, null) }]);
@@ -124,7 +154,7 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
 
     it("compacts hours before a day to the last point of each UTC day, once per URL", async () => {
       const [id] = await ids(urls(1));
-      for (let h = 0; h < 72; h += 5) await a.history.record(id!, T0 + h * HOUR, values(h, null));
+      for (let h = 0; h < 72; h += 5) await a.history.record([{ urlId: id!, at: T0 + h * HOUR, values: values(h, null) }]);
       const day3 = T0 / HOUR + 48;
       let compacted = 0;
       for (let n = -1; n !== 0; compacted += n) n = await a.history.compact(day3, 1_000);
@@ -138,7 +168,7 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       const [id] = await ids(urls(1));
       const base = T0 + 10 * DAY;
       // Every six hours over two days; the last point of each day holds all eight networks.
-      for (let h = 0; h < 48; h += 6) await a.history.record(id!, base + h * HOUR, h % 24 === 18 ? everyNetwork(h) : { ok: { count: h } });
+      for (let h = 0; h < 48; h += 6) await a.history.record([{ urlId: id!, at: base + h * HOUR, values: h % 24 === 18 ? everyNetwork(h) : { ok: { count: h } } }]);
       let compacted = 0;
       for (let n = -1; n !== 0; compacted += n) n = await a.history.compact(base / HOUR + 48, 1_000_000);
       expect(compacted).toBeGreaterThan(0);

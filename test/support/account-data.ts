@@ -91,12 +91,12 @@ export async function seedAccountData(
   const [first, second] = urls.map((url) => ids.get(url)!);
   // Observed for another account before this one came to the URL: not this account's history.
   await store.history.noteQueried(account.earlierAccount, [first!], t - 5 * HOUR);
-  await store.history.record(first!, t - 4 * HOUR, observed(10));
+  await store.history.record([{ urlId: first!, at: t - 4 * HOUR, values: observed(10) }]);
   await store.tracked.add(id, [first!, second!], 100, t);
   await store.history.noteQueried(id, [first!, second!], t);
-  await store.history.record(first!, t + HOUR, observed(20));
-  await store.history.record(first!, t + 2 * HOUR, observed(21));
-  await store.history.record(second!, t + HOUR, observed(30));
+  await store.history.record([{ urlId: first!, at: t + HOUR, values: observed(20) }]);
+  await store.history.record([{ urlId: first!, at: t + 2 * HOUR, values: observed(21) }]);
+  await store.history.record([{ urlId: second!, at: t + HOUR, values: observed(30) }]);
 
   const v1Job = `${tag}-job-v1`;
   const v2Job = `${tag}-job-v2`;
@@ -108,6 +108,6 @@ export async function seedAccountData(
     { url: `https://${tag}.example/bulk-queued`, countUrl: `https://${tag}.example/bulk-queued` },
   ]);
   const reddit = { score: 4, comments: 5, posts: 1 };
-  await store.bulk.complete(queued[0]!, { day: "2026-03-01", dailyQuota: 1000 }, { networks: { values: { reddit }, stale: {} } }, t + 3);
+  await store.bulk.complete([{ item: queued[0]!, result: { networks: { values: { reddit }, stale: {} } } }], { day: "2026-03-01", dailyQuota: 1000 }, t + 3);
   return { id, email, urls, jobIds: [v1Job, v2Job], secrets: Object.values(secrets) };
 }

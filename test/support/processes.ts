@@ -1,19 +1,43 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
 import { ROOT } from "./admin-cli.ts";
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A port nothing listens on now, on 127.0.0.1. */
-export async function freePort(): Promise<number> {
+/**
+ * The ports the kernel hands out for outgoing connections. A port a child is told to listen on must lie outside them:
+ * otherwise, in the seconds a child takes to start, a busy test run's own connections can take it (EADDRINUSE).
+ */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
+    if (low !== undefined && high !== undefined && Number.isInteger(low) && Number.isInteger(high)) return [low, high];
+  } catch {
+    // Not Linux: the IANA dynamic range, which macOS and Windows use.
+  }
+  return [49152, 65535];
+}
+
+async function listensFree(port: number): Promise<boolean> {
   const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
+  const bound = await new Promise<boolean>((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => resolve(true));
   });
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  if (bound) await new Promise<void>((resolve) => server.close(() => resolve()));
+  return bound;
+}
+
+/** A port nothing listens on now, on 127.0.0.1, chosen at random below the ephemeral range (or above it). */
+export async function freePort(): Promise<number> {
+  const [low, high] = ephemeralRange();
+  const [from, to] = low > 11_000 ? [10_000, low - 1] : high < 64_000 ? [high + 1, 65_535] : [1024, 65_535];
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = from + Math.floor(Math.random() * (to - from + 1));
+    if (await listensFree(port)) return port;
+  }
+  throw new Error(`no free port between ${from} and ${to}`);
 }
 
 /** A process started by a test or a benchmark: its output (for failure messages) and its exit. */

@@ -29,6 +29,11 @@ export class AccountsListener {
     return this.listening ? this.version : ++this.version;
   }
 
+  /** A change this process committed: its NOTIFY comes back later, and no request may be answered from before it meanwhile. */
+  changed(): void {
+    this.version++;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);

@@ -99,10 +99,13 @@ export function postgresAccounts(databaseUrl: string, sql: Sql): AccountReads & 
   let listener: AccountsListener | null = null;
   let closed = false;
   return {
-    async version() {
+    version() {
       if (closed) throw new Error("Client was closed and is not queryable");
       listener ??= new AccountsListener(databaseUrl);
       return listener.current();
+    },
+    changed() {
+      listener?.changed();
     },
     async byKeyHash(keyHash) {
       const row = (await sql.query<KeyedRow>("accountByKeyHash", SQL.byKeyHash, [keyHash])).rows[0];

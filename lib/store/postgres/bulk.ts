@@ -1,7 +1,9 @@
-import type { BulkCompletion, BulkStore } from "../bulk.ts";
+import type { BulkCompletion, BulkStore, CountedItem } from "../bulk.ts";
 import { networkListOf } from "../accounts.ts";
 import { networksColumn, resultColumn, toCountedUrl, toJob, toResult, type CountedUrlRow, type JobRow } from "../bulk-rows.ts";
+import type pg from "pg";
 import type { Sql } from "./pool.ts";
+import { reserveUpToOn } from "./usage.ts";
 
 const SQL = {
   insertJob: "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, networks, name, request_id) VALUES ($1, $2, $3, 0, $4, $5, $6, $7)",
@@ -23,34 +25,18 @@ const SQL = {
     WHERE completed_at IS NULL AND (paused_until IS NULL OR paused_until <= $1)
     ORDER BY created_at`,
   queued: "SELECT id, count_url FROM bulk_url WHERE job_id = $1 AND completed_at IS NULL AND id > $2 ORDER BY id LIMIT $3",
-  /**
-   * One statement, so one round trip and one transaction: lock the URL while it is still queued (under
-   * READ COMMITTED a second process waits for the first to commit, re-checks `completed_at IS NULL` and
-   * finds nothing, so only one of them answers and counts it), reserve one query of quota, and only if
-   * that succeeded store the result and advance the job. With the quota used up nothing changes: the URL
-   * stays queued. Locks are taken in the same order everywhere (URL, usage row, job): no deadlocks.
-   */
-  complete: `
-    WITH target AS MATERIALIZED (
-      SELECT id FROM bulk_url WHERE id = $3 AND completed_at IS NULL FOR UPDATE
-    ), reserved AS (
-      INSERT INTO daily_usage (account_id, day, queries)
-      SELECT $4, $5, 1 WHERE $6::int > 0 AND EXISTS (SELECT 1 FROM target)
-      ON CONFLICT (account_id, day) DO UPDATE SET queries = daily_usage.queries + 1
-      WHERE daily_usage.queries < $6::int
-      RETURNING queries
-    ), completed AS (
-      UPDATE bulk_url SET result = $1, completed_at = $2
-      WHERE id IN (SELECT id FROM target) AND EXISTS (SELECT 1 FROM reserved)
-      RETURNING id
-    ), advanced AS (
-      UPDATE bulk_job SET urls_completed = urls_completed + 1,
-        completed_at = CASE WHEN urls_completed + 1 >= urls_queued THEN $2::bigint ELSE NULL END
-      WHERE id = $7 AND EXISTS (SELECT 1 FROM completed)
-      RETURNING id
-    )
-    SELECT (SELECT count(*) FROM target)::int AS queued, (SELECT count(*) FROM completed)::int AS completed,
-           (SELECT count(*) FROM advanced)::int AS advanced`,
+  // complete(): one transaction, locks taken in the same order everywhere (URLs by id, usage row, jobs by id),
+  // so no deadlocks. Under READ COMMITTED a second process locking the same URLs waits for the first to commit,
+  // re-checks `completed_at IS NULL` and finds them done: each URL is answered and counted once.
+  lockQueued: "SELECT id FROM bulk_url WHERE id = ANY($1::int[]) AND completed_at IS NULL ORDER BY id FOR UPDATE",
+  storeResults: `
+    UPDATE bulk_url u SET result = r.result, completed_at = $3
+    FROM unnest($1::int[], $2::text[]) AS r(id, result) WHERE u.id = r.id`,
+  // Jobs sorted by the caller.
+  advanceJobs: `
+    UPDATE bulk_job j SET urls_completed = j.urls_completed + a.n,
+      completed_at = CASE WHEN j.urls_completed + a.n >= j.urls_queued THEN $3::bigint ELSE NULL END
+    FROM unnest($1::text[], $2::int[]) AS a(id, n) WHERE j.id = a.id`,
   pause: "UPDATE bulk_job SET paused_until = $1 WHERE account_id = $2 AND completed_at IS NULL",
   resumeAccount: "UPDATE bulk_job SET paused_until = NULL WHERE account_id = $1 AND completed_at IS NULL",
   resumePlan: `
@@ -136,19 +122,8 @@ export function postgresBulk(sql: Sql): BulkStore {
       const row = (await sql.query<{ networks: string | null }>("bulkJobNetworks", SQL.networksOf, [jobId])).rows[0];
       return row ? networkListOf(row.networks) : undefined;
     },
-    async complete(item, quota, result, now): Promise<BulkCompletion> {
-      const { rows } = await sql.query<{ queued: number; completed: number }>("completeBulkUrl", SQL.complete, [
-        resultColumn(result),
-        now,
-        item.id,
-        item.accountId,
-        quota.day,
-        quota.dailyQuota,
-        item.jobId,
-      ]);
-      const row = rows[0]!;
-      if (row.queued === 0) return "already_done";
-      return row.completed === 1 ? "completed" : "quota_exhausted";
+    complete(counted, quota, now) {
+      return counted.length === 0 ? Promise.resolve([]) : sql.transaction((client) => completeIn(client, counted, quota, now));
     },
     async pause(accountId, until) {
       await sql.query("pauseBulkJobs", SQL.pause, [until, accountId]);
@@ -161,4 +136,32 @@ export function postgresBulk(sql: Sql): BulkStore {
       return (await sql.query("deleteExpiredJobs", SQL.deleteExpired, [completedBefore, createdBefore])).rowCount ?? 0;
     },
   };
+}
+
+/** BulkStore.complete on one connection, inside its transaction. */
+async function completeIn(client: pg.PoolClient, counted: readonly CountedItem[], quota: { day: string; dailyQuota: number }, now: number): Promise<BulkCompletion[]> {
+  const accountId = counted[0]!.item.accountId;
+  if (counted.some(({ item }) => item.accountId !== accountId)) throw new Error("bulk URLs of one account at a time");
+  const ids = counted.map(({ item }) => item.id);
+  const locked = await client.query<{ id: number }>({ name: "lockQueuedBulkUrls", text: SQL.lockQueued, values: [ids] });
+  const open = new Set(locked.rows.map((r) => r.id));
+  if (open.size === 0) return counted.map(() => "already_done");
+  const granted = await reserveUpToOn(client, accountId, quota.day, quota.dailyQuota, open.size, 1);
+  let left = granted;
+  const outcomes = counted.map(({ item }): BulkCompletion => {
+    // A URL listed twice is stored once.
+    if (!open.has(item.id)) return "already_done";
+    if (left === 0) return "quota_exhausted";
+    open.delete(item.id);
+    left--;
+    return "completed";
+  });
+  const done = counted.filter((_, i) => outcomes[i] === "completed");
+  if (done.length === 0) return outcomes;
+  await client.query({ name: "storeBulkResults", text: SQL.storeResults, values: [done.map(({ item }) => item.id), done.map(({ result }) => resultColumn(result)), now] });
+  const perJob = new Map<string, number>();
+  for (const { item } of done) perJob.set(item.jobId, (perJob.get(item.jobId) ?? 0) + 1);
+  const jobs = [...perJob.keys()].sort();
+  await client.query({ name: "advanceBulkJobs", text: SQL.advanceJobs, values: [jobs, jobs.map((id) => perJob.get(id)!), now] });
+  return outcomes;
 }

@@ -1,18 +1,30 @@
-import type { HistoryPoint, HistoryStore } from "../history.ts";
+import type { HistoryPoint, HistoryStore, Observation } from "../history.ts";
 import { columnsOf, EARLIER_IN_ITS_DAY, hourOf, mergeAssignments, OBSERVATION_COLUMNS, POINT_TIMES, pointOf, type ObservationRow } from "../observation-rows.ts";
 import type { Sql } from "./pool.ts";
 
 const COLUMNS = OBSERVATION_COLUMNS.join(", ");
 
 const SQL = {
-  addUrls: "INSERT INTO counted_url (url) SELECT u FROM unnest($1::text[]) AS u ORDER BY u ON CONFLICT (url) DO NOTHING",
+  /**
+   * Adds the URLs not yet counted and answers every id in one statement. A URL another transaction added and
+   * committed while this one waited on it is in neither half (the statement's snapshot predates it): idsOf
+   * reads those again.
+   */
+  addUrls: `
+    WITH added AS (INSERT INTO counted_url (url) SELECT u FROM unnest($1::text[]) AS u ORDER BY u ON CONFLICT (url) DO NOTHING RETURNING id, url)
+    SELECT id, url FROM added UNION ALL SELECT id, url FROM counted_url WHERE url = ANY($1::text[])`,
   ids: "SELECT id, url FROM counted_url WHERE url = ANY($1::text[])",
   idOf: "SELECT id FROM counted_url WHERE url = $1",
-  record: `
+  /** `rows` observations in one statement (a URL's hour at most once: a statement cannot update a row twice). */
+  record: (rows: number) => {
+    const width = 3 + OBSERVATION_COLUMNS.length;
+    const row = (r: number) => `($${r * width + 1}, $${r * width + 2}, $${r * width + 3}, $${r * width + 3}, ${OBSERVATION_COLUMNS.map((_, i) => `$${r * width + 4 + i}`).join(", ")})`;
+    return `
     INSERT INTO observation AS o (url_id, hour, observed_at, first_observed_at, ${COLUMNS})
-    VALUES ($1, $2, $3, $3, ${OBSERVATION_COLUMNS.map((_, i) => `$${i + 4}`).join(", ")})
+    VALUES ${Array.from({ length: rows }, (_, r) => row(r)).join(", ")}
     ON CONFLICT (url_id, hour) DO UPDATE SET
-    ${mergeAssignments("o", "excluded")}`,
+    ${mergeAssignments("o", "excluded")}`;
+  },
   points: `SELECT url_id, ${POINT_TIMES}, ${COLUMNS} FROM observation WHERE url_id = ANY($1::int[]) AND hour >= $2 AND hour <= $3 ORDER BY url_id, hour`,
   atOrBefore: `SELECT ${POINT_TIMES}, ${COLUMNS} FROM observation WHERE url_id = $1 AND hour <= $2 ORDER BY hour DESC LIMIT 2`,
   toCompact: "SELECT id, compacted_to_hour FROM counted_url WHERE compacted_to_hour < $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED",
@@ -24,7 +36,14 @@ const SQL = {
   accessSince: "SELECT url_id, first_at FROM queried_url WHERE account_id = $1 AND url_id = ANY($2::int[])",
 };
 
+/** Observations per statement: within PostgreSQL's 65,535 parameters, and a handful of prepared sizes per connection. */
+const MAX_ROWS = 200;
+
 export function postgresHistory(sql: Sql): HistoryStore {
+  const knownIds = async (urls: readonly string[]) => {
+    const { rows } = await sql.query<{ id: number; url: string }>("countedUrlIds", SQL.ids, [[...new Set(urls)]]);
+    return new Map(rows.map((row) => [row.url, row.id]));
+  };
   const pointsOfMany = async (urlIds: readonly number[], from: number, to: number) => {
     const { rows } = await sql.query<ObservationRow & { url_id: number }>("historyPoints", SQL.points, [urlIds, hourOf(from), hourOf(to)]);
     const points = new Map<number, HistoryPoint[]>(urlIds.map((id) => [id, []]));
@@ -37,19 +56,34 @@ export function postgresHistory(sql: Sql): HistoryStore {
   return {
     async idsOf(urls) {
       const sorted = [...new Set(urls)].sort();
-      await sql.query("addCountedUrls", SQL.addUrls, [sorted]);
-      const { rows } = await sql.query<{ id: number; url: string }>("countedUrlIds", SQL.ids, [sorted]);
-      return new Map(rows.map((row) => [row.url, row.id]));
+      const { rows } = await sql.query<{ id: number; url: string }>("addCountedUrls", SQL.addUrls, [sorted]);
+      const ids = new Map(rows.map((row) => [row.url, row.id]));
+      const raced = sorted.filter((url) => !ids.has(url));
+      if (raced.length > 0) for (const [url, id] of await knownIds(raced)) ids.set(url, id);
+      return ids;
     },
-    async knownIds(urls) {
-      const { rows } = await sql.query<{ id: number; url: string }>("countedUrlIds", SQL.ids, [[...new Set(urls)]]);
-      return new Map(rows.map((row) => [row.url, row.id]));
-    },
+    knownIds,
     async idOf(url) {
       return (await sql.query<{ id: number }>("countedUrlId", SQL.idOf, [url])).rows[0]?.id ?? null;
     },
-    async record(urlId, at, values) {
-      await sql.query("recordObservation", SQL.record, [urlId, hourOf(at), at, ...columnsOf(values)]);
+    async record(observations) {
+      // A URL's hour seen again in the batch goes to the next statement, so they apply in order; so do rows past MAX_ROWS.
+      for (let rest = observations; rest.length > 0; ) {
+        const seen = new Set<string>();
+        const now: Observation[] = [];
+        const later: Observation[] = [];
+        for (const o of rest) {
+          const key = `${o.urlId} ${hourOf(o.at)}`;
+          if (seen.has(key) || now.length === MAX_ROWS) later.push(o);
+          else {
+            seen.add(key);
+            now.push(o);
+          }
+        }
+        // Named by size, so each size is prepared once per connection.
+        await sql.query(`recordObservations${now.length}`, SQL.record(now.length), now.flatMap(({ urlId, at, values }) => [urlId, hourOf(at), at, ...columnsOf(values)]));
+        rest = later;
+      }
     },
     async points(urlId, from, to) {
       return (await pointsOfMany([urlId], from, to)).get(urlId)!;

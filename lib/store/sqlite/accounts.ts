@@ -103,7 +103,7 @@ export function sqliteAccounts(db: Database.Database): AccountReads {
   let turnVersion: number | null = null;
 
   return {
-    async version() {
+    version() {
       // This connection never writes accounts, plans or whitelists; every such change is another
       // connection's commit, which is exactly what SQLite's data_version counts.
       if (turnVersion === null) {
@@ -111,6 +111,10 @@ export function sqliteAccounts(db: Database.Database): AccountReads {
         setImmediate(() => (turnVersion = null));
       }
       return turnVersion;
+    },
+    changed() {
+      // data_version has moved with the commit; only this turn's copy of it is old.
+      turnVersion = null;
     },
     async byKeyHash(keyHash) {
       const row = statements.byKeyHash.get(keyHash);

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { BulkCompletion, BulkStore, QueuedBulkUrl } from "../bulk.ts";
+import type { BulkCompletion, BulkStore, CountedItem, QueuedBulkUrl } from "../bulk.ts";
 import { networkListOf } from "../accounts.ts";
 import { networksColumn, resultColumn, toCountedUrl, toJob, toResult, type CountedUrlRow, type JobRow } from "../bulk-rows.ts";
 import type { Reservation } from "../usage.ts";
@@ -75,7 +75,8 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
     },
   );
 
-  const complete = db.transaction((item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, result: string, now: number) => {
+  // Nested in completeAll, so a savepoint: a URL the quota has no room for is rolled back alone.
+  const completeOne = db.transaction((item: QueuedBulkUrl, quota: { day: string; dailyQuota: number }, result: string, now: number): BulkCompletion => {
     if (statements.completeUrl.run(result, now, item.id).changes === 0) return "already_done";
     if (reserveIn({ accountId: item.accountId, day: quota.day, queries: 1, dailyQuota: quota.dailyQuota }) === null) {
       throw new QuotaExhausted();
@@ -83,6 +84,16 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
     statements.advanceJob.run(now, item.jobId);
     return "completed";
   });
+  const completeAll = db.transaction((counted: readonly CountedItem[], quota: { day: string; dailyQuota: number }, now: number) =>
+    counted.map(({ item, result }): BulkCompletion => {
+      try {
+        return completeOne(item, quota, resultColumn(result), now);
+      } catch (error) {
+        if (error instanceof QuotaExhausted) return "quota_exhausted";
+        throw error;
+      }
+    }),
+  );
 
   return {
     async create(job, urls) {
@@ -121,13 +132,8 @@ export function sqliteBulk(db: Database.Database, reserveIn: (r: Reservation) =>
       const row = statements.networksOf.get(jobId);
       return row ? networkListOf(row.networks) : undefined;
     },
-    async complete(item, quota, result, now): Promise<BulkCompletion> {
-      try {
-        return complete(item, quota, resultColumn(result), now);
-      } catch (error) {
-        if (error instanceof QuotaExhausted) return "quota_exhausted";
-        throw error;
-      }
+    async complete(counted, quota, now) {
+      return completeAll(counted, quota, now);
     },
     async pause(accountId, until) {
       statements.pause.run(until, accountId);

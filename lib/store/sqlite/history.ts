@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { HistoryPoint, HistoryStore } from "../history.ts";
+import type { HistoryPoint, HistoryStore, Observation } from "../history.ts";
 import { columnsOf, EARLIER_IN_ITS_DAY, HOUR_MS, hourOf, mergeAssignments, OBSERVATION_COLUMNS, pointOf, type ObservationRow, POINT_TIMES } from "../observation-rows.ts";
 
 const COLUMNS = OBSERVATION_COLUMNS.join(", ");
@@ -31,6 +31,9 @@ export function sqliteHistory(db: Database.Database): HistoryStore {
     firstQueried: db.prepare<[string, number], number>("SELECT first_at FROM queried_url WHERE account_id = ? AND url_id = ?").pluck(),
   };
 
+  const recordAll = db.transaction((observations: readonly Observation[]) => {
+    for (const { urlId, at, values } of observations) statements.record.run(urlId, hourOf(at), at, at, ...columnsOf(values));
+  });
   const idsOf = db.transaction((urls: readonly string[]) => {
     const ids = new Map<string, number>();
     for (const url of urls) {
@@ -82,8 +85,8 @@ export function sqliteHistory(db: Database.Database): HistoryStore {
       }
       return ids;
     },
-    async record(urlId, at, values) {
-      statements.record.run(urlId, hourOf(at), at, at, ...columnsOf(values));
+    async record(observations) {
+      recordAll(observations);
     },
     async points(urlId, from, to) {
       return pointsIn(urlId, from, to);

@@ -8,6 +8,7 @@ import { endpoint, type Endpoint, type EndpointRequest } from "../../http/endpoi
 import { ApiError } from "../../http/errors.ts";
 import { apiKeyParam, plainRequestQuery, type QueryParams } from "../../http/query.ts";
 import type { Answer, StreamedBody } from "../../http/respond.ts";
+import { andThen, type Maybe } from "../../../lib/maybe.ts";
 
 /** JSON bodies of v2 (10,000 URLs of a typical length fit; longer lists go in several requests or a sitemap). */
 export const MAX_V2_BODY_BYTES = 4 * 1024 * 1024;
@@ -25,14 +26,14 @@ function v2Key(req: IncomingMessage, params: QueryParams): string | undefined {
   return bearer;
 }
 
-type V2Handler<Body extends string | StreamedBody> = (account: Authenticated, request: EndpointRequest) => Promise<Answer<Body>>;
+type V2Handler<Body extends string | StreamedBody> = (account: Authenticated, request: EndpointRequest) => Maybe<Answer<Body>>;
 
 /**
  * A v2 endpoint: JSON only (JSONP stays a v1 feature), authenticated by bearer token or `apikey`, with a key
  * that has the scope the endpoint needs (the OpenAPI document says which: service/openapi/scopes.ts).
  */
 export function v2Endpoint<Body extends string | StreamedBody = string>(deps: ApiDeps, scope: Scope, answer: V2Handler<Body>): Endpoint<Body | string> {
-  return endpoint("refuse", async (request) => answer(await deps.auth.authenticate(request.req, v2Key(request.req, request.params), scope), request), plainRequestQuery);
+  return endpoint("refuse", (request) => andThen(deps.auth.authenticate(request.req, v2Key(request.req, request.params), scope), (account) => answer(account, request)), plainRequestQuery);
 }
 
 export const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
