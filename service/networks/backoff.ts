@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { perTick } from "../../lib/store/per-tick.ts";
 
 /**
  * Handed out with a call the guard lets through, handed back with its answer: which state the network was
@@ -175,9 +176,20 @@ export class RedisBackoff implements Backoff {
     this.scripts = redis as unknown as BackoffScripts;
   }
 
-  async admit(now: number, probeTimeoutMs: number): Promise<Gate> {
+  /**
+   * The calls of one turn ask together, in one run of the script: they share its gate, except a probe slot,
+   * which is the first call's alone; the others wait for its answer.
+   */
+  private readonly admitTogether = perTick(async (asks: { now: number; probeTimeoutMs: number }[]): Promise<Gate[]> => {
+    const { now, probeTimeoutMs } = asks[0]!;
     const [go, a, b, clean] = await this.scripts.guardAdmit(this.key, now, probeTimeoutMs);
-    return go === 1 ? { generation: a!, probe: b!, clean: clean === 1 } : { waitMs: a!, probing: b === 1 };
+    const gate: Gate = go === 1 ? { generation: a!, probe: b!, clean: clean === 1 } : { waitMs: a!, probing: b === 1 };
+    const probeOnly = "probe" in gate && gate.probe !== 0;
+    return asks.map((_, i) => (probeOnly && i > 0 ? { waitMs: Math.max(0, gate.probe - now), probing: true } : gate));
+  });
+
+  admit(now: number, probeTimeoutMs: number): Promise<Gate> {
+    return this.admitTogether({ now, probeTimeoutMs });
   }
 
   async read(now: number): Promise<BackoffState> {

@@ -181,6 +181,18 @@ describe("Retry-After, per-minute budgets and health", () => {
     expect(await guard.refreshesLeft()).toBe(2);
   });
 
+  it("spends no budget on calls refused while it backs off, and gives back the app budget a per-URL refusal took", async () => {
+    const clock = { now: START };
+    const guard = new NetworkGuard({ kind: "memory" }, { network: "facebook", perUrlPerHour: 1, appPerHour: 3, now: () => clock.now, log: () => {} });
+    await guard.record(ticketOf(await guard.admit("https://example.com/a")), throttled);
+    for (const path of ["b", "c", "d"]) expect((await guard.admit(`https://example.com/${path}`)).refusal).toBe("backing off after throttling for 30 s");
+    clock.now += 30_000;
+    await guard.record(ticketOf(await guard.admit("https://example.com/b")), { ok: true });
+    expect((await guard.admit("https://example.com/a")).refusal).toBe("per-URL budget used up");
+    expect((await guard.admit("https://example.com/c")).refusal).toBeNull();
+    expect((await guard.admit("https://example.com/d")).refusal).toBe("app-wide budget used up");
+  });
+
   it("spreads the refresh share over the hour, gives back what another budget refused, and says budget_exhausted", async () => {
     // 60 refreshes an hour, one a minute; Facebook-like, one call per URL an hour.
     const guard = new NetworkGuard({ kind: "memory" }, { network: "facebook", appPerHour: 120, perUrlPerHour: 1, refreshShare: 0.5 });

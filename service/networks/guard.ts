@@ -3,6 +3,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { MemoryActivity, RedisActivity, type NetworkActivity } from "./activity.ts";
 import { type AnswerKind, type Backoff, type GuardTicket, MemoryBackoff, RedisBackoff } from "./backoff.ts";
 import { logLine, type NetworkStateLine } from "./state-line.ts";
+import { perTick } from "../../lib/store/per-tick.ts";
 import type { NetworkFailure } from "./types.ts";
 
 export interface GuardOptions {
@@ -96,6 +97,8 @@ export class NetworkGuard {
   private readonly perUrl: RateLimiterAbstract | null;
   private readonly app: RateLimiterAbstract | null;
   private readonly appMinute: RateLimiterAbstract | null;
+  private readonly takeApp: (() => Promise<boolean>) | null;
+  private readonly takeAppMinute: (() => Promise<boolean>) | null;
   private readonly activity: NetworkActivity;
   private readonly budgetPerHour: number | null;
   private readonly refresh: RateLimiterAbstract | null;
@@ -107,6 +110,8 @@ export class NetworkGuard {
   private readonly probeTimeoutMs: number;
   private readonly now: () => number;
   private readonly log: (line: NetworkStateLine) => void;
+  /** Whether the gate was open the last time this process asked (see decide). */
+  private lastGateOpen = true;
 
   constructor(state: GuardState, options: GuardOptions) {
     const limiter = (name: string, points: number | undefined, duration = HOUR_SECONDS): RateLimiterAbstract | null => {
@@ -119,6 +124,8 @@ export class NetworkGuard {
     this.perUrl = limiter("url", options.perUrlPerHour);
     this.app = limiter("app", options.appPerHour);
     this.appMinute = limiter("app-minute", options.appPerMinute, 60);
+    this.takeApp = this.app && takenTogether(this.app, "app");
+    this.takeAppMinute = this.appMinute && takenTogether(this.appMinute, "app");
     this.budgetPerHour = options.appPerHour ?? (options.appPerMinute ? options.appPerMinute * 60 : null);
     // Without an app budget there is nothing to take a share of: refreshes are then only paced by backoff.
     this.refreshPoints = this.budgetPerHour ? Math.floor(this.budgetPerHour * (options.refreshShare ?? 1)) : Infinity;
@@ -143,29 +150,50 @@ export class NetworkGuard {
   }
 
   private async decide(url: string, purpose: CallPurpose): Promise<Admission> {
-    const gate = await this.backoff.admit(this.now(), this.probeTimeoutMs);
-    if ("waitMs" in gate) {
-      return {
-        refusal: gate.probing
-          ? "backing off after throttling: waiting for the answer to the probe call"
-          : `backing off after throttling for ${Math.ceil(gate.waitMs / 1000)} s`,
-      };
-    }
-    const refreshRefused = purpose === "refresh" && this.refreshPoints !== Infinity && !(await this.admitRefresh());
-    const refusal = refreshRefused
-      ? "refresh share of the budget used up"
-      : this.perUrl && !(await taken(this.perUrl, url))
-        ? "per-URL budget used up"
-        : this.app && !(await taken(this.app, "app"))
-          ? "app-wide budget used up"
-          : this.appMinute && !(await taken(this.appMinute, "app"))
-            ? "app-wide budget for this minute used up"
-            : null;
-    if (refusal === null) return { refusal, ticket: gate };
-    // No call is made: the refresh share taken for it goes back, as does a probe slot (to the next call).
-    if (purpose === "refresh" && !refreshRefused) await this.giveBackRefresh();
-    if (gate.probe) await this.backoff.record(gate, "other", this.now(), 0, 0);
-    return { refusal };
+    const refresh = purpose === "refresh" && this.refreshPoints !== Infinity;
+    // While the network is open, the gate and the budgets are asked together (on Redis, autopipelining sends
+    // them in one write) and what was taken goes back when one refuses. While it backs off, the gate alone is
+    // asked first: every call then is refused, and each would otherwise take and give back its budgets.
+    const open = this.lastGateOpen;
+    const gating = this.backoff.admit(this.now(), this.probeTimeoutMs);
+    const gate = open ? null : await gating;
+    if (gate && "waitMs" in gate) return { refusal: this.waiting(gate) };
+    const [admitted, refreshTaken, urlTaken, appTaken, minuteTaken] = await Promise.all([
+      gate ?? gating,
+      refresh ? this.admitRefresh() : true,
+      this.perUrl ? taken(this.perUrl, url) : true,
+      this.takeApp ? this.takeApp() : true,
+      this.takeAppMinute ? this.takeAppMinute() : true,
+    ]);
+    this.lastGateOpen = !("waitMs" in admitted);
+    const refusal =
+      "waitMs" in admitted
+        ? this.waiting(admitted)
+        : !refreshTaken
+          ? "refresh share of the budget used up"
+          : !urlTaken
+            ? "per-URL budget used up"
+            : !appTaken
+              ? "app-wide budget used up"
+              : !minuteTaken
+                ? "app-wide budget for this minute used up"
+                : null;
+    if (refusal === null && !("waitMs" in admitted)) return { refusal, ticket: admitted };
+    // No call is made: what was taken for it goes back, as does a probe slot (to the next call).
+    await Promise.all([
+      refresh && refreshTaken ? this.giveBackRefresh() : null,
+      this.perUrl && urlTaken ? this.perUrl.reward(url, 1) : null,
+      this.app && appTaken ? this.app.reward("app", 1) : null,
+      this.appMinute && minuteTaken ? this.appMinute.reward("app", 1) : null,
+      !("waitMs" in admitted) && admitted.probe ? this.backoff.record(admitted, "other", this.now(), 0, 0) : null,
+    ]);
+    return { refusal: refusal! };
+  }
+
+  private waiting(gate: { waitMs: number; probing: boolean }): string {
+    return gate.probing
+      ? "backing off after throttling: waiting for the answer to the probe call"
+      : `backing off after throttling for ${Math.ceil(gate.waitMs / 1000)} s`;
   }
 
   /**
@@ -283,6 +311,26 @@ export class NetworkGuard {
       });
     }
   }
+}
+
+/**
+ * Takes one call from an app-wide budget, the calls of one turn together in one consume: those it had room
+ * for get true, in order, the rest false (what they took stays taken, as a single refused consume's does).
+ */
+function takenTogether(limiter: RateLimiterAbstract, key: string): () => Promise<boolean> {
+  const take = perTick(async (calls: null[]) => {
+    let allowed = calls.length;
+    try {
+      await limiter.consume(key, calls.length);
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      // consumedPoints counts these calls too: the ones past the budget are refused.
+      const over = error.consumedPoints - limiter.points;
+      allowed = over > 0 ? Math.max(0, calls.length - over) : 0;
+    }
+    return calls.map((_, i) => i < allowed);
+  });
+  return () => take(null);
 }
 
 /** Takes one call from the budget; false when it is used up. */

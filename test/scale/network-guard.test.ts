@@ -123,6 +123,20 @@ describe("NetworkGuard on Redis", () => {
     expect((await a.admit("https://example.com/fourth")).refusal).toBe("app-wide budget used up");
   });
 
+  it("asks a turn's calls together: the app budget admits as many as it has room for, and after a pause one of them probes", async () => {
+    const admitMany = (guard: NetworkGuard, n: number, tag: string) =>
+      Promise.all(Array.from({ length: n }, (_, i) => guard.admit(`https://example.com/${tag}/${i}`)));
+    const budget = processes("together-budget", { appPerHour: 5 });
+    expect((await admitMany(budget.a, 3, "a")).map((r) => r.refusal)).toEqual([null, null, null]);
+    expect((await admitMany(budget.b, 4, "b")).map((r) => r.refusal)).toEqual([null, null, "app-wide budget used up", "app-wide budget used up"]);
+    const { clock, a, b } = processes("together-probe");
+    await a.record(ticketOf(await a.admit("https://example.com/throttled")), throttled);
+    clock.now = START + 30_000;
+    const afterPause = await admitMany(b, 4, "after");
+    expect(afterPause.filter((r) => r.refusal === null)).toHaveLength(1);
+    expect(afterPause.filter((r) => r.refusal === "backing off after throttling: waiting for the answer to the probe call")).toHaveLength(3);
+  });
+
   it("makes every process back off once for the calls in flight when Facebook throttled, then lets one probe through", async () => {
     const { clock, a, b, linesA, linesB } = processes("episode");
     const inFlight: [NetworkGuard, GuardTicket][] = [];
