@@ -124,8 +124,11 @@ export class NetworkGuard {
     this.perUrl = limiter("url", options.perUrlPerHour);
     this.app = limiter("app", options.appPerHour);
     this.appMinute = limiter("app-minute", options.appPerMinute, 60);
-    this.takeApp = this.app && takenTogether(this.app, "app");
-    this.takeAppMinute = this.appMinute && takenTogether(this.appMinute, "app");
+    // On Redis a turn's calls take together (one round trip); in memory there is no round trip to save.
+    const take = (limiter: RateLimiterAbstract | null) =>
+      limiter && (state.kind === "redis" ? takenTogether(limiter, "app") : () => taken(limiter, "app"));
+    this.takeApp = take(this.app);
+    this.takeAppMinute = take(this.appMinute);
     this.budgetPerHour = options.appPerHour ?? (options.appPerMinute ? options.appPerMinute * 60 : null);
     // Without an app budget there is nothing to take a share of: refreshes are then only paced by backoff.
     this.refreshPoints = this.budgetPerHour ? Math.floor(this.budgetPerHour * (options.refreshShare ?? 1)) : Infinity;
