@@ -1,9 +1,8 @@
 import type { Redis } from "ioredis";
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { MemoryActivity, RedisActivity, type NetworkActivity } from "./activity.ts";
 import { type AnswerKind, type Backoff, type GuardTicket, MemoryBackoff, RedisBackoff } from "./backoff.ts";
 import { logLine, type NetworkStateLine } from "./state-line.ts";
-import { perTick } from "../../lib/store/per-tick.ts";
+import { NetworkBudgets } from "./budgets.ts";
 import type { NetworkFailure } from "./types.ts";
 
 export interface GuardOptions {
@@ -76,7 +75,6 @@ export type Admission = { refusal: null; ticket: GuardTicket } | { refusal: stri
 
 export type { NetworkStateLine };
 
-const HOUR_SECONDS = 3600;
 const BACKOFF_INITIAL_MS = 30_000;
 const BACKOFF_MAX_MS = 15 * 60_000;
 const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
@@ -94,19 +92,10 @@ const DEFAULT_PROBE_TIMEOUT_MS = 30_000;
  * made it.
  */
 export class NetworkGuard {
-  private readonly perUrl: RateLimiterAbstract | null;
-  private readonly app: RateLimiterAbstract | null;
-  private readonly appMinute: RateLimiterAbstract | null;
-  private readonly takeApp: (() => Promise<boolean>) | null;
-  private readonly takeAppMinute: (() => Promise<boolean>) | null;
+  private readonly budgets: NetworkBudgets;
   private readonly activity: NetworkActivity;
-  private readonly budgetPerHour: number | null;
-  private readonly refresh: RateLimiterAbstract | null;
-  /** The refresh share spread over the hour, a minute's worth at a time (see admitRefresh). */
-  private readonly refreshPace: RateLimiterAbstract | null;
   private readonly backoff: Backoff;
   private readonly network: string;
-  private readonly refreshPoints: number;
   private readonly probeTimeoutMs: number;
   private readonly now: () => number;
   private readonly log: (line: NetworkStateLine) => void;
@@ -114,26 +103,7 @@ export class NetworkGuard {
   private lastGateOpen = true;
 
   constructor(state: GuardState, options: GuardOptions) {
-    const limiter = (name: string, points: number | undefined, duration = HOUR_SECONDS): RateLimiterAbstract | null => {
-      if (!points) return null;
-      const limits = { points, duration };
-      return state.kind === "redis"
-        ? new RateLimiterRedis({ storeClient: state.redis, keyPrefix: `${state.prefix}:${name}`, ...limits })
-        : new RateLimiterMemory({ keyPrefix: name, ...limits });
-    };
-    this.perUrl = limiter("url", options.perUrlPerHour);
-    this.app = limiter("app", options.appPerHour);
-    this.appMinute = limiter("app-minute", options.appPerMinute, 60);
-    // On Redis a turn's calls take together (one round trip); in memory there is no round trip to save.
-    const take = (limiter: RateLimiterAbstract | null) =>
-      limiter && (state.kind === "redis" ? takenTogether(limiter, "app") : () => taken(limiter, "app"));
-    this.takeApp = take(this.app);
-    this.takeAppMinute = take(this.appMinute);
-    this.budgetPerHour = options.appPerHour ?? (options.appPerMinute ? options.appPerMinute * 60 : null);
-    // Without an app budget there is nothing to take a share of: refreshes are then only paced by backoff.
-    this.refreshPoints = this.budgetPerHour ? Math.floor(this.budgetPerHour * (options.refreshShare ?? 1)) : Infinity;
-    this.refresh = Number.isFinite(this.refreshPoints) && this.refreshPoints > 0 ? limiter("refresh", this.refreshPoints) : null;
-    this.refreshPace = this.refresh ? limiter("refresh-minute", Math.ceil(this.refreshPoints / 60), 60) : null;
+    this.budgets = new NetworkBudgets(state, options);
     this.backoff = state.kind === "redis" ? new RedisBackoff(state.redis, `${state.prefix}:backoff`) : new MemoryBackoff();
     this.activity = state.kind === "redis" ? new RedisActivity(state.redis, `${state.prefix}:activity`, options.activityFlushMs) : new MemoryActivity();
     this.network = options.network;
@@ -153,44 +123,28 @@ export class NetworkGuard {
   }
 
   private async decide(url: string, purpose: CallPurpose): Promise<Admission> {
-    const refresh = purpose === "refresh" && this.refreshPoints !== Infinity;
-    // While the network is open, the gate and the budgets are asked together (on Redis, autopipelining sends
-    // them in one write) and what was taken goes back when one refuses. While it backs off, the gate alone is
-    // asked first: every call then is refused, and each would otherwise take and give back its budgets.
-    const open = this.lastGateOpen;
     const gating = this.backoff.admit(this.now(), this.probeTimeoutMs);
-    const gate = open ? null : await gating;
-    if (gate && "waitMs" in gate) return { refusal: this.waiting(gate) };
-    const [admitted, refreshTaken, urlTaken, appTaken, minuteTaken] = await Promise.all([
-      gate ?? gating,
-      refresh ? this.admitRefresh() : true,
-      this.perUrl ? taken(this.perUrl, url) : true,
-      this.takeApp ? this.takeApp() : true,
-      this.takeAppMinute ? this.takeAppMinute() : true,
+    // While the network backs off, the gate alone is asked first: every call is refused then, and would
+    // otherwise take from the budgets only to give it back. While it is open, both are asked together (on
+    // Redis, autopipelining sends them in one write).
+    if (!this.lastGateOpen) {
+      const gate = await gating;
+      if ("waitMs" in gate) return { refusal: this.waiting(gate) };
+    }
+    const [gated, took] = await Promise.allSettled([gating, this.budgets.take(url, purpose)]);
+    const gate = gated.status === "fulfilled" ? gated.value : null;
+    const taken = took.status === "fulfilled" ? took.value : null;
+    const ticket = gate && !("waitMs" in gate) ? gate : null;
+    this.lastGateOpen = ticket !== null && ticket.probe === 0;
+    if (ticket && taken && taken.refusal === null) return { refusal: null, ticket };
+    // No call is made: what the budgets took goes back, as does a probe slot (to the next call).
+    await Promise.allSettled([
+      taken && taken.refusal === null ? taken.giveBack() : null,
+      ticket && ticket.probe ? this.backoff.record(ticket, "other", this.now(), 0, 0) : null,
     ]);
-    this.lastGateOpen = !("waitMs" in admitted);
-    const refusal =
-      "waitMs" in admitted
-        ? this.waiting(admitted)
-        : !refreshTaken
-          ? "refresh share of the budget used up"
-          : !urlTaken
-            ? "per-URL budget used up"
-            : !appTaken
-              ? "app-wide budget used up"
-              : !minuteTaken
-                ? "app-wide budget for this minute used up"
-                : null;
-    if (refusal === null && !("waitMs" in admitted)) return { refusal, ticket: admitted };
-    // No call is made: what was taken for it goes back, as does a probe slot (to the next call).
-    await Promise.all([
-      refresh && refreshTaken ? this.giveBackRefresh() : null,
-      this.perUrl && urlTaken ? this.perUrl.reward(url, 1) : null,
-      this.app && appTaken ? this.app.reward("app", 1) : null,
-      this.appMinute && minuteTaken ? this.appMinute.reward("app", 1) : null,
-      !("waitMs" in admitted) && admitted.probe ? this.backoff.record(admitted, "other", this.now(), 0, 0) : null,
-    ]);
-    return { refusal: refusal! };
+    if (gated.status === "rejected") throw gated.reason;
+    if (took.status === "rejected") throw took.reason;
+    return { refusal: gate && "waitMs" in gate ? this.waiting(gate) : (taken as { refusal: string }).refusal };
   }
 
   private waiting(gate: { waitMs: number; probing: boolean }): string {
@@ -199,83 +153,41 @@ export class NetworkGuard {
       : `backing off after throttling for ${Math.ceil(gate.waitMs / 1000)} s`;
   }
 
-  /**
-   * A refresh takes from the hour's share, and no more than a minute's worth of it each minute: a backlog (one
-   * account importing 50,000 URLs, say) cannot spend the hour in its first seconds, so URLs tracked later in the
-   * hour (another account's) still get their turn within a minute.
-   */
-  private async admitRefresh(): Promise<boolean> {
-    if (!this.refresh || !this.refreshPace) return false;
-    if (!(await taken(this.refreshPace, "refresh"))) return false;
-    if (await taken(this.refresh, "refresh")) return true;
-    await this.refreshPace.reward("refresh", 1);
-    return false;
-  }
-
-  private async giveBackRefresh(): Promise<void> {
-    await Promise.all([this.refresh?.reward("refresh", 1), this.refreshPace?.reward("refresh", 1)]);
-  }
-
   /** How many refresh calls the budget still allows now: this minute's pace, within the hour's share (Infinity: no budget). */
-  async refreshesLeft(): Promise<number> {
-    if (this.refreshPoints === Infinity) return Infinity;
-    if (!this.refresh || !this.refreshPace) return 0;
-    const [hour, minute] = await Promise.all([this.refresh.get("refresh"), this.refreshPace.get("refresh")]);
-    const paced = Math.ceil(this.refreshPoints / 60);
-    return Math.max(0, Math.min(this.refreshPoints - (hour?.consumedPoints ?? 0), paced - (minute?.consumedPoints ?? 0)));
+  refreshesLeft(): Promise<number> {
+    return this.budgets.refreshesLeft();
   }
 
   /** The network's state now, its last hour of calls, and its budget. */
   async health(): Promise<NetworkHealth> {
     const now = this.now();
-    const [backoff, activity, budgetResetsAt, refresh, pace] = await Promise.all([
+    const [backoff, activity, budgetResetsAt, refresh] = await Promise.all([
       this.backoff.read(now),
       this.activity.read(now),
-      this.budgetResetsAt(now),
-      this.refresh ? this.refresh.get("refresh") : null,
-      this.refreshPace ? this.refreshPace.get("refresh") : null,
+      this.budgets.resetsAt(now),
+      this.budgets.refreshUsage(now),
     ]);
     const throttledUntil = backoff.throttledUntil ?? budgetResetsAt;
-    // A refused call counts in the limiter too: what refreshes took is at most the share.
-    const refreshUsed = Math.min(refresh?.consumedPoints ?? 0, this.refreshPoints);
-    // Refreshes wait for the hour's share, or for this minute's part of it: until whichever opens later.
-    const hourSpent = this.refresh !== null && refreshUsed >= this.refreshPoints;
-    const minuteSpent = pace !== null && pace.consumedPoints >= Math.ceil(this.refreshPoints / 60);
-    const refreshSpent = hourSpent || minuteSpent;
-    const refreshOpensAt = now + Math.max(hourSpent ? (refresh?.msBeforeNext ?? 0) : 0, minuteSpent ? (pace?.msBeforeNext ?? 0) : 0);
     const state = backoff.credentialsRejected
       ? "credentials_rejected"
       : throttledUntil !== null
         ? "throttled"
         : activity.lastErrorAt !== null && activity.lastErrorAt > (activity.lastSuccessAt ?? 0)
           ? "unavailable"
-          : refreshSpent
+          : refresh.spent
             ? "budget_exhausted"
             : "ok";
     return {
       state,
-      retryAt: state === "throttled" ? throttledUntil : state === "budget_exhausted" ? refreshOpensAt : null,
+      retryAt: state === "throttled" ? throttledUntil : state === "budget_exhausted" ? refresh.opensAt : null,
       lastSuccessAt: activity.lastSuccessAt,
       errorsLastHour: activity.errorsLastHour,
       callsLastHour: activity.callsLastHour,
       skippedLastHour: activity.skippedLastHour,
-      budgetPerHour: this.budgetPerHour,
-      refreshPerHour: Number.isFinite(this.refreshPoints) ? this.refreshPoints : null,
-      refreshUsedLastHour: refreshUsed,
+      budgetPerHour: this.budgets.perHour,
+      refreshPerHour: Number.isFinite(this.budgets.refreshPoints) ? this.budgets.refreshPoints : null,
+      refreshUsedLastHour: refresh.usedLastHour,
     };
-  }
-
-  /** When this app's own budget opens again, if it is used up now. */
-  private async budgetResetsAt(now: number): Promise<number | null> {
-    let until: number | null = null;
-    for (const [limiter, points] of [
-      [this.app, this.budgetPerHour],
-      [this.appMinute, this.budgetPerHour === null ? null : this.budgetPerHour / 60],
-    ] as const) {
-      const used = limiter ? await limiter.get("app") : null;
-      if (used && points !== null && used.consumedPoints >= points) until = Math.max(until ?? 0, now + used.msBeforeNext);
-    }
-    return until;
   }
 
   /** Shares what this process counted and has not yet shared (the process is stopping). */
@@ -294,6 +206,8 @@ export class NetworkGuard {
         : outcome.failure === "rejected"
           ? "rejected"
           : "other";
+    // The next calls of this process ask the gate first (see decide): the network is likely to back off now.
+    if (kind === "throttled") this.lastGateOpen = false;
     const retryAfterMs = !outcome.ok && kind === "throttled" ? outcome.retryAfterMs : undefined;
     const change = await this.backoff.record(ticket, kind, this.now(), BACKOFF_INITIAL_MS, BACKOFF_MAX_MS, retryAfterMs);
     if (!change) return;
@@ -313,36 +227,5 @@ export class NetworkGuard {
         ...why,
       });
     }
-  }
-}
-
-/**
- * Takes one call from an app-wide budget, the calls of one turn together in one consume: those it had room
- * for get true, in order, the rest false (what they took stays taken, as a single refused consume's does).
- */
-function takenTogether(limiter: RateLimiterAbstract, key: string): () => Promise<boolean> {
-  const take = perTick(async (calls: null[]) => {
-    let allowed = calls.length;
-    try {
-      await limiter.consume(key, calls.length);
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      // consumedPoints counts these calls too: the ones past the budget are refused.
-      const over = error.consumedPoints - limiter.points;
-      allowed = over > 0 ? Math.max(0, calls.length - over) : 0;
-    }
-    return calls.map((_, i) => i < allowed);
-  });
-  return () => take(null);
-}
-
-/** Takes one call from the budget; false when it is used up. */
-async function taken(limiter: RateLimiterAbstract, key: string): Promise<boolean> {
-  try {
-    await limiter.consume(key);
-    return true;
-  } catch (error) {
-    if (error instanceof RateLimiterRes) return false;
-    throw error;
   }
 }

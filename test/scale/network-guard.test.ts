@@ -123,12 +123,17 @@ describe("NetworkGuard on Redis", () => {
     expect((await a.admit("https://example.com/fourth")).refusal).toBe("app-wide budget used up");
   });
 
-  it("asks a turn's calls together: the app budget admits as many as it has room for, and after a pause one of them probes", async () => {
+  it("asks a turn's calls together: the app budget admits as many as it has room for, never for a call another budget refused, and after a pause one of them probes", async () => {
     const admitMany = (guard: NetworkGuard, n: number, tag: string) =>
       Promise.all(Array.from({ length: n }, (_, i) => guard.admit(`https://example.com/${tag}/${i}`)));
     const budget = processes("together-budget", { appPerHour: 5 });
     expect((await admitMany(budget.a, 3, "a")).map((r) => r.refusal)).toEqual([null, null, null]);
     expect((await admitMany(budget.b, 4, "b")).map((r) => r.refusal)).toEqual([null, null, "app-wide budget used up", "app-wide budget used up"]);
+    // A call the per-URL budget refuses takes nothing from the app's, even among calls of the same turn.
+    const perUrl = processes("together-per-url", { appPerHour: 3, perUrlPerHour: 1 });
+    expect((await perUrl.a.admit("https://example.com/once")).refusal).toBeNull();
+    const [again, second, third] = await Promise.all(["once", "second", "third"].map((path) => perUrl.b.admit(`https://example.com/${path}`)));
+    expect([again!.refusal, second!.refusal, third!.refusal]).toEqual(["per-URL budget used up", null, null]);
     const { clock, a, b } = processes("together-probe");
     await a.record(ticketOf(await a.admit("https://example.com/throttled")), throttled);
     clock.now = START + 30_000;
