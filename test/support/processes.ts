@@ -29,13 +29,18 @@ async function listensFree(port: number): Promise<boolean> {
   return bound;
 }
 
+/** Ports this process handed out: two children started one after the other must not be told the same one. */
+const handedOut = new Set<number>();
+
 /** A port nothing listens on now, on 127.0.0.1, chosen at random below the ephemeral range (or above it). */
 export async function freePort(): Promise<number> {
   const [low, high] = ephemeralRange();
   const [from, to] = low > 11_000 ? [10_000, low - 1] : high < 64_000 ? [high + 1, 65_535] : [1024, 65_535];
   for (let attempt = 0; attempt < 100; attempt++) {
     const port = from + Math.floor(Math.random() * (to - from + 1));
-    if (await listensFree(port)) return port;
+    if (handedOut.has(port) || !(await listensFree(port))) continue;
+    handedOut.add(port);
+    return port;
   }
   throw new Error(`no free port between ${from} and ${to}`);
 }
