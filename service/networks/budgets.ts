@@ -30,8 +30,9 @@ export class NetworkBudgets {
   private readonly perUrl: RateLimiterAbstract | null;
   private readonly app: RateLimiterAbstract | null;
   private readonly appMinute: RateLimiterAbstract | null;
-  private readonly takeApp: (() => Promise<boolean>) | null;
-  private readonly takeAppMinute: (() => Promise<boolean>) | null;
+  /** The app-wide budgets, the same steps for every call. */
+  private readonly appWide: Step[] = [];
+  private readonly refreshStep: Step;
   private readonly refresh: RateLimiterAbstract | null;
   /** The refresh share spread over the hour, a minute's worth at a time (see takeRefresh). */
   private readonly refreshPace: RateLimiterAbstract | null;
@@ -52,10 +53,11 @@ export class NetworkBudgets {
     this.app = limiter("app", options.appPerHour);
     this.appMinute = limiter("app-minute", options.appPerMinute, 60);
     // On Redis a turn's calls take together (one round trip); in memory there is no round trip to save.
-    const take = (limiter: RateLimiterAbstract | null) =>
-      limiter && (state.kind === "redis" ? takenTogether(limiter, "app") : () => taken(limiter, "app"));
-    this.takeApp = take(this.app);
-    this.takeAppMinute = take(this.appMinute);
+    const take = (limiter: RateLimiterAbstract) => (state.kind === "redis" ? takenTogether(limiter, "app") : () => taken(limiter, "app"));
+    const { app, appMinute } = this;
+    if (app) this.appWide.push({ refusal: "app-wide budget used up", take: take(app), giveBack: () => app.reward("app", 1) });
+    if (appMinute) this.appWide.push({ refusal: "app-wide budget for this minute used up", take: take(appMinute), giveBack: () => appMinute.reward("app", 1) });
+    this.refreshStep = { refusal: "refresh share of the budget used up", take: () => this.takeRefresh(), giveBack: () => this.giveBackRefresh() };
     this.perHour = options.appPerHour ?? (options.appPerMinute ? options.appPerMinute * 60 : null);
     this.refreshPoints = this.perHour ? Math.floor(this.perHour * (options.refreshShare ?? 1)) : Infinity;
     this.refresh = Number.isFinite(this.refreshPoints) && this.refreshPoints > 0 ? limiter("refresh", this.refreshPoints) : null;
@@ -70,19 +72,12 @@ export class NetworkBudgets {
    */
   async take(url: string, purpose: CallPurpose): Promise<Taken> {
     const first: Step[] = [];
-    if (purpose === "refresh" && this.refreshPoints !== Infinity) {
-      first.push({ refusal: "refresh share of the budget used up", take: () => this.takeRefresh(), giveBack: () => this.giveBackRefresh() });
-    }
-    const { perUrl, app, appMinute } = this;
+    if (purpose === "refresh" && this.refreshPoints !== Infinity) first.push(this.refreshStep);
+    const { perUrl } = this;
     if (perUrl) first.push({ refusal: "per-URL budget used up", take: () => taken(perUrl, url), giveBack: () => perUrl.reward(url, 1) });
-    const second: Step[] = [];
-    if (this.takeApp && app) second.push({ refusal: "app-wide budget used up", take: this.takeApp, giveBack: () => app.reward("app", 1) });
-    if (this.takeAppMinute && appMinute) {
-      second.push({ refusal: "app-wide budget for this minute used up", take: this.takeAppMinute, giveBack: () => appMinute.reward("app", 1) });
-    }
-    const refusal = (await takeAll(first)) ?? (await takeAll(second, first));
+    const refusal = (await takeAll(first)) ?? (await takeAll(this.appWide, first));
     if (refusal !== null) return { refusal };
-    return { refusal: null, giveBack: () => giveBackAll([...first, ...second]) };
+    return { refusal: null, giveBack: () => giveBackAll([...first, ...this.appWide]) };
   }
 
   /**
