@@ -55,6 +55,27 @@ describe.skipIf(skip)("PostgreSQL store", () => {
     expect(a.accounts.version()).toBe(after);
   });
 
+  it("changes a tracked URL's aliases while a refresh of it is finishing, without a deadlock", async () => {
+    const id = await account();
+    const [urlId] = [...(await a.history.idsOf(["https://deadlock.example/page"])).values()];
+    await a.tracked.add(id, [urlId!], 100, 1_000);
+    const refresh = new pg.Client({ connectionString: stores.db.url });
+    await refresh.connect();
+    try {
+      // A refresh completing locks the schedule row first, then the URL's tracked rows.
+      await refresh.query("BEGIN");
+      await refresh.query("UPDATE refresh_schedule SET last_refreshed_at = 2000 WHERE url_id = $1", [urlId]);
+      const aliases = b.tracked.setAliases(id, urlId!, ["https://old.deadlock.example/page"], 3_000);
+      await sleep(300);
+      await refresh.query("UPDATE tracked_url SET last_refreshed_at = 2000 WHERE url_id = $1", [urlId]);
+      await refresh.query("COMMIT");
+      expect(await aliases).toBe(true);
+    } finally {
+      await refresh.end();
+    }
+    expect((await a.tracked.trackersOf([urlId!])).get(urlId!)?.[0]?.aliases).toEqual(["https://old.deadlock.example/page"]);
+  });
+
   it("tells an unreachable server (a 503) from a failing query", async () => {
     const nowhere = openPostgresStore("postgresql://postgres@127.0.0.1:1/test");
     const refused = await nowhere.ping().then(() => null, (error: unknown) => error);

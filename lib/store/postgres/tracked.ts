@@ -29,6 +29,8 @@ const SQL = {
   remove: "DELETE FROM tracked_url WHERE account_id = $1 AND url_id = $2",
   get: `${TRACKED_SELECT} WHERE t.account_id = $1 AND t.url_id = $2`,
   pointsAfter: pointsAfterStatement((name) => ({ account: "$1", urlId: "$2", hour: "$3", limit: "$4" })[name], "LEAST"),
+  // completeRefresh locks the schedule row before the tracked rows; changing aliases takes them in that order too.
+  lockSchedule: "SELECT 1 FROM refresh_schedule WHERE url_id = $1 FOR UPDATE",
   setAliases: "UPDATE tracked_url SET aliases = $1 WHERE account_id = $2 AND url_id = $3",
   dueNow: `UPDATE refresh_schedule SET ${DUE_AGAIN("$1::bigint", "GREATEST")} WHERE url_id = $2`,
   claim: CLAIM,
@@ -104,6 +106,7 @@ export function postgresTracked(sql: Sql): TrackedStore {
     },
     async setAliases(accountId, urlId, aliases, at) {
       return sql.transaction(async (client) => {
+        await client.query(SQL.lockSchedule, [urlId]);
         if ((await client.query(SQL.setAliases, [JSON.stringify(aliases), accountId, urlId])).rowCount === 0) return false;
         await client.query(SQL.dueNow, [at, urlId]);
         return true;
