@@ -76,6 +76,49 @@ describe.skipIf(skip)("PostgreSQL store", () => {
     expect((await a.tracked.trackersOf([urlId!])).get(urlId!)?.[0]?.aliases).toEqual(["https://old.deadlock.example/page"]);
   });
 
+  it("records a batch of observations given in any order beside another process's batch over the same URLs, without a deadlock", async () => {
+    const ids = [...(await a.history.idsOf(["https://deadlock.example/one", "https://deadlock.example/two"])).values()].sort((x, y) => x - y);
+    const hour = Math.floor(Date.UTC(2026, 2, 1) / 3_600_000);
+    const other = new pg.Client({ connectionString: stores.db.url });
+    await other.connect();
+    try {
+      // The other process writes its batch in url_id order and has written the first row.
+      const insert = "INSERT INTO observation (url_id, hour, observed_at, pinterest) VALUES ($1, $2, $3, 1) ON CONFLICT (url_id, hour) DO UPDATE SET pinterest = 1";
+      await other.query("BEGIN");
+      await other.query(insert, [ids[0], hour, hour * 3_600_000]);
+      const values = { Pinterest: 2 };
+      const recorded = b.history.record([
+        { urlId: ids[1]!, at: hour * 3_600_000 + 1, values },
+        { urlId: ids[0]!, at: hour * 3_600_000 + 1, values },
+      ]);
+      await sleep(300);
+      await other.query(insert, [ids[1], hour, hour * 3_600_000]);
+      await other.query("COMMIT");
+      await recorded;
+    } finally {
+      await other.end();
+    }
+    for (const id of ids) expect((await a.history.points(id, hour * 3_600_000, (hour + 1) * 3_600_000))[0]?.values.Pinterest).toBe(2);
+  });
+
+  it("leases due URLs past a row another transaction holds, without waiting for it", async () => {
+    const id = await account();
+    const urlIds = [...(await a.history.idsOf(["https://claim.example/held", "https://claim.example/free"])).values()];
+    await a.tracked.add(id, urlIds, 100, 1_000);
+    const holder = new pg.Client({ connectionString: stores.db.url });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT 1 FROM refresh_schedule WHERE url_id = $1 FOR UPDATE", [urlIds[0]]);
+      const claimed = await Promise.race([b.tracked.claimDue(2_000, 1_000_000, 60_000, "skip"), sleep(5_000).then(() => "waited" as const)]);
+      expect(claimed === "waited" ? claimed : claimed.map((d) => d.urlId).filter((u) => urlIds.includes(u))).toEqual([urlIds[1]]);
+      await holder.query("COMMIT");
+    } finally {
+      await holder.end();
+    }
+    expect((await a.tracked.claimDue(2_000, 1_000_000, 60_000, "later")).map((d) => d.urlId).filter((u) => urlIds.includes(u))).toEqual([urlIds[0]]);
+  });
+
   it("tells an unreachable server (a 503) from a failing query", async () => {
     const nowhere = openPostgresStore("postgresql://postgres@127.0.0.1:1/test");
     const refused = await nowhere.ping().then(() => null, (error: unknown) => error);

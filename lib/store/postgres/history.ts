@@ -80,6 +80,8 @@ export function postgresHistory(sql: Sql): HistoryStore {
             now.push(o);
           }
         }
+        // Rows lock in statement order: sorted, two processes' batches over the same URLs cannot deadlock.
+        now.sort((x, y) => x.urlId - y.urlId || x.at - y.at);
         // Named by size, so each size is prepared once per connection.
         await sql.query(`recordObservations${now.length}`, SQL.record(now.length), now.flatMap(({ urlId, at, values }) => [urlId, hourOf(at), at, ...columnsOf(values)]));
         rest = later;

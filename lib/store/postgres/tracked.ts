@@ -7,13 +7,17 @@ import type { Sql } from "./pool.ts";
 const aliasList = z.array(z.string());
 
 /**
- * Leases the fair share of due URLs (FAIR_DUE). Two workers may pick the same row: the second's UPDATE waits
- * for the first and then finds it leased, so each URL is leased once.
+ * Leases the fair share of due URLs (FAIR_DUE). Rows are locked in url_id order and a row another transaction
+ * holds is skipped: two workers' claims, or a claim and an addition, never wait on each other in crossed order
+ * (a deadlock). A row leased meanwhile fails the lease test once locked, so each URL is leased once.
  */
 const CLAIM = `
-  WITH due AS (${FAIR_DUE.replaceAll("$now", "$1").replace("$max", "$2")})
+  WITH due AS (${FAIR_DUE.replaceAll("$now", "$1").replace("$max", "$2")}),
+  free AS (
+    SELECT s.url_id FROM refresh_schedule s JOIN due ON due.url_id = s.url_id
+    WHERE s.lease_until IS NULL OR s.lease_until <= $1 ORDER BY s.url_id FOR UPDATE OF s SKIP LOCKED)
   UPDATE refresh_schedule s SET lease_until = $3, lease_token = $4
-  FROM due, counted_url c WHERE s.url_id = due.url_id AND c.id = s.url_id AND (s.lease_until IS NULL OR s.lease_until <= $1)
+  FROM due, free, counted_url c WHERE s.url_id = free.url_id AND due.url_id = free.url_id AND c.id = s.url_id
   RETURNING s.url_id, c.url, s.first_tracked_at, s.next_refresh_at, due.position`;
 
 const SQL = {
