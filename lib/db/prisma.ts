@@ -1,9 +1,9 @@
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "./generated/client.ts";
 import { PrismaClient as PostgresPrismaClient } from "./generated-pg/client.ts";
 import { createPgAdapter } from "./postgres-adapter.ts";
 import { isPostgresUrl } from "./postgres-url.ts";
 import { sqliteFileFromUrl } from "./sqlite-url.ts";
+import { gatedSqliteAdapter } from "./sqlite-write-gate.ts";
 
 /**
  * The SQLite client's type stands for both: the PostgreSQL client is generated from the same models
@@ -30,7 +30,7 @@ export function createPrisma(databaseUrl: string): PrismaClient {
     postgresClients.add(client);
     return client;
   }
-  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: sqliteFileFromUrl(databaseUrl) }), transactionOptions: TRANSACTIONS });
+  return new PrismaClient({ adapter: gatedSqliteAdapter(sqliteFileFromUrl(databaseUrl)), transactionOptions: TRANSACTIONS });
 }
 
 /** Whether the client is PostgreSQL's: for the few statements that differ by database (a lock). */
