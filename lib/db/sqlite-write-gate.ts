@@ -60,6 +60,14 @@ export function writeGateOf(file: string): SqliteWriteGate {
 /** Reads never wait: in WAL mode they take no lock a writer needs. */
 const isRead = (query: Query) => /^\s*SELECT\b/i.test(query.sql);
 
+const ENDS = /^\s*(COMMIT|ROLLBACK)\b/i;
+const ROLLBACK: Query = { sql: "ROLLBACK", args: [], argTypes: [] };
+
+/**
+ * Prisma ends a transaction with a COMMIT or ROLLBACK statement and then commit() or rollback(). When that
+ * statement fails (a full disk, an I/O error) Prisma never calls either: the transaction is rolled back and its
+ * turn given back here, or every connection to the file would wait for ever.
+ */
 function gatedTransaction(transaction: Transaction, release: () => void): Transaction {
   const settle = (end: () => Promise<void>) => async () => {
     try {
@@ -68,12 +76,24 @@ function gatedTransaction(transaction: Transaction, release: () => void): Transa
       release();
     }
   };
+  const abandon = settle(async () => {
+    // The statement's own error is the one reported; these only clean up after it.
+    await transaction.executeRaw(ROLLBACK).catch(() => undefined);
+    await transaction.rollback().catch(() => undefined);
+  });
   return {
     provider: transaction.provider,
     adapterName: transaction.adapterName,
     options: transaction.options,
     queryRaw: (query) => transaction.queryRaw(query),
-    executeRaw: (query) => transaction.executeRaw(query),
+    async executeRaw(query) {
+      try {
+        return await transaction.executeRaw(query);
+      } catch (error) {
+        if (ENDS.test(query.sql)) await abandon();
+        throw error;
+      }
+    },
     commit: settle(() => transaction.commit()),
     rollback: settle(() => transaction.rollback()),
   };
@@ -82,6 +102,9 @@ function gatedTransaction(transaction: Transaction, release: () => void): Transa
 function gatedAdapter(adapter: Adapter, gate: SqliteWriteGate): Adapter {
   const connection = adapter;
   const clear = (query: Query) => (isRead(query) ? null : gate.whenClearFor(connection));
+  // A transaction still open when the client disconnects: rolled back, and its turn given back.
+  const open = new Set<Transaction>();
+  let disposed = false;
   return {
     provider: adapter.provider,
     adapterName: adapter.adapterName,
@@ -100,13 +123,24 @@ function gatedAdapter(adapter: Adapter, gate: SqliteWriteGate): Adapter {
     async startTransaction(isolationLevel) {
       const release = await gate.hold(connection);
       try {
-        return gatedTransaction(await adapter.startTransaction(isolationLevel), release);
+        // Prisma gives up on a transaction still waiting here when it disconnects.
+        if (disposed) throw new Error("The database connection is closed");
+        const transaction = gatedTransaction(await adapter.startTransaction(isolationLevel), () => {
+          open.delete(transaction);
+          release();
+        });
+        open.add(transaction);
+        return transaction;
       } catch (error) {
         release();
         throw error;
       }
     },
-    dispose: () => adapter.dispose(),
+    async dispose() {
+      disposed = true;
+      for (const transaction of open) await transaction.rollback().catch(() => undefined);
+      await adapter.dispose();
+    },
     ...(adapter.getConnectionInfo ? { getConnectionInfo: () => adapter.getConnectionInfo!() } : {}),
   };
 }
