@@ -62,7 +62,6 @@ const isRead = (query: Query) => /^\s*SELECT\b/i.test(query.sql);
 
 const ENDS = /^\s*(COMMIT|ROLLBACK)\b/i;
 const ROLLBACK: Query = { sql: "ROLLBACK", args: [], argTypes: [] };
-const BEGIN_IMMEDIATE: Query = { sql: "BEGIN IMMEDIATE", args: [], argTypes: [] };
 
 /**
  * Prisma ends a transaction with a COMMIT or ROLLBACK statement and then commit() or rollback(). When that
@@ -123,24 +122,16 @@ function gatedAdapter(adapter: Adapter, gate: SqliteWriteGate): Adapter {
     },
     async startTransaction(isolationLevel) {
       const release = await gate.hold(connection);
-      let begun: Transaction | undefined;
       try {
         // Prisma gives up on a transaction still waiting here when it disconnects.
         if (disposed) throw new Error("The database connection is closed");
-        begun = await adapter.startTransaction(isolationLevel);
-        // The adapter begins DEFERRED: a transaction that reads and then writes fails with SQLITE_BUSY_SNAPSHOT
-        // when another process (the admin command line) commits in between. IMMEDIATE takes the write lock first.
-        await begun.executeRaw(ROLLBACK);
-        await begun.executeRaw(BEGIN_IMMEDIATE);
-        const transaction = gatedTransaction(begun, () => {
+        const transaction = gatedTransaction(await adapter.startTransaction(isolationLevel), () => {
           open.delete(transaction);
           release();
         });
         open.add(transaction);
         return transaction;
       } catch (error) {
-        // Unlocks the adapter's own mutex; the connection holds no transaction (or BEGIN IMMEDIATE failed).
-        await begun?.rollback().catch(() => undefined);
         release();
         throw error;
       }
