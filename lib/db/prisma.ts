@@ -3,7 +3,7 @@ import { PrismaClient as PostgresPrismaClient } from "./generated-pg/client.ts";
 import { createPgAdapter } from "./postgres-adapter.ts";
 import { isPostgresUrl } from "./postgres-url.ts";
 import { sqliteFileFromUrl } from "./sqlite-url.ts";
-import { gatedSqliteAdapter } from "./sqlite-write-gate.ts";
+import { gatedSqliteAdapter, type GateOptions } from "./sqlite-write-gate.ts";
 
 /**
  * The SQLite client's type stands for both: the PostgreSQL client is generated from the same models
@@ -24,13 +24,13 @@ const TRANSACTIONS = { maxWait: 10_000, timeout: 20_000 };
  * Prisma through its driver adapter (no native query engine): for accounts, plans and the dashboard.
  * `file:` URLs open SQLite (better-sqlite3); `postgres://` and `postgresql://` URLs open PostgreSQL (a `pg` pool).
  */
-export function createPrisma(databaseUrl: string): PrismaClient {
+export function createPrisma(databaseUrl: string, sqlite: GateOptions = {}): PrismaClient {
   if (isPostgresUrl(databaseUrl)) {
     const client = new PostgresPrismaClient({ adapter: createPgAdapter(databaseUrl), transactionOptions: TRANSACTIONS }) as unknown as PrismaClient;
     postgresClients.add(client);
     return client;
   }
-  return new PrismaClient({ adapter: gatedSqliteAdapter(sqliteFileFromUrl(databaseUrl)), transactionOptions: TRANSACTIONS });
+  return new PrismaClient({ adapter: gatedSqliteAdapter(sqliteFileFromUrl(databaseUrl), sqlite), transactionOptions: TRANSACTIONS });
 }
 
 /** Whether the client is PostgreSQL's: for the few statements that differ by database (a lock). */

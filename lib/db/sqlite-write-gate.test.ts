@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../test/support/service.ts";
 import { createPrisma, type PrismaClient } from "./prisma.ts";
@@ -117,5 +118,36 @@ describe("two clients on one SQLite file in one process", () => {
     await db.y.$transaction(async (tx) => insert(tx, 3));
     await insert(db.x, 4);
     expect(await db.rows()).toEqual([3, 4]);
+  });
+});
+
+describe("a process that begins its transactions IMMEDIATE (the admin command line beside a server)", () => {
+  it("holds the write lock from BEGIN, so another process cannot commit between its read and its write", async () => {
+    const { url, dir } = freshDatabase();
+    const cli = createPrisma(url, { immediate: true });
+    const server = new Database(url.replace(/^file:/, ""));
+    try {
+      server.pragma("journal_mode = WAL");
+      server.pragma("busy_timeout = 0");
+      server.exec("CREATE TABLE gate_probe (n INTEGER NOT NULL)");
+      const serverWrite = server.prepare("INSERT INTO gate_probe (n) VALUES (?)");
+      await cli.$transaction(async (tx) => {
+        await tx.$queryRawUnsafe("SELECT COUNT(*) AS n FROM gate_probe");
+        // Begun DEFERRED, this commit would succeed and the write below fail with SQLITE_BUSY_SNAPSHOT.
+        expect(() => serverWrite.run(9)).toThrow(/locked/);
+        await insert(tx, 1);
+      });
+      serverWrite.run(2);
+      await expect(cli.$transaction(async (tx) => {
+        await insert(tx, 3);
+        throw new Error("changed my mind");
+      })).rejects.toThrow("changed my mind");
+      serverWrite.run(4);
+      expect(server.prepare("SELECT n FROM gate_probe ORDER BY rowid").all()).toEqual([{ n: 1 }, { n: 2 }, { n: 4 }]);
+    } finally {
+      await cli.$disconnect();
+      server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

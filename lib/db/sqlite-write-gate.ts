@@ -62,6 +62,7 @@ const isRead = (query: Query) => /^\s*SELECT\b/i.test(query.sql);
 
 const ENDS = /^\s*(COMMIT|ROLLBACK)\b/i;
 const ROLLBACK: Query = { sql: "ROLLBACK", args: [], argTypes: [] };
+const BEGIN_IMMEDIATE: Query = { sql: "BEGIN IMMEDIATE", args: [], argTypes: [] };
 
 /**
  * Prisma ends a transaction with a COMMIT or ROLLBACK statement and then commit() or rollback(). When that
@@ -99,7 +100,7 @@ function gatedTransaction(transaction: Transaction, release: () => void): Transa
   };
 }
 
-function gatedAdapter(adapter: Adapter, gate: SqliteWriteGate): Adapter {
+function gatedAdapter(adapter: Adapter, gate: SqliteWriteGate, options: GateOptions): Adapter {
   const connection = adapter;
   const clear = (query: Query) => (isRead(query) ? null : gate.whenClearFor(connection));
   // A transaction still open when the client disconnects: rolled back, and its turn given back.
@@ -125,11 +126,21 @@ function gatedAdapter(adapter: Adapter, gate: SqliteWriteGate): Adapter {
       try {
         // Prisma gives up on a transaction still waiting here when it disconnects.
         if (disposed) throw new Error("The database connection is closed");
-        const transaction = gatedTransaction(await adapter.startTransaction(isolationLevel), () => {
+        const begun = await adapter.startTransaction(isolationLevel);
+        const transaction = gatedTransaction(begun, () => {
           open.delete(transaction);
           release();
         });
         open.add(transaction);
+        if (options.immediate) {
+          try {
+            await begun.executeRaw(ROLLBACK);
+            await begun.executeRaw(BEGIN_IMMEDIATE);
+          } catch (error) {
+            await transaction.rollback().catch(() => undefined);
+            throw error;
+          }
+        }
         return transaction;
       } catch (error) {
         release();
@@ -147,14 +158,25 @@ function gatedAdapter(adapter: Adapter, gate: SqliteWriteGate): Adapter {
 
 type AdapterFactory = Pick<PrismaBetterSQLite3, "provider" | "adapterName" | "connect" | "connectToShadowDb">;
 
+export interface GateOptions {
+  /**
+   * Transactions take the write lock at BEGIN (IMMEDIATE) instead of at their first write. Prisma's adapter
+   * begins DEFERRED, so a transaction that reads and then writes fails with SQLITE_BUSY_SNAPSHOT, which no busy
+   * wait retries, when another process commits in between. For a process that runs one thing at a time (the
+   * admin command line beside a running server); a server keeps DEFERRED, since its own store's synchronous
+   * writes would wait on the event loop behind a transaction holding the lock across awaits.
+   */
+  immediate?: boolean;
+}
+
 /** Prisma's better-sqlite3 adapter, with its connection's transactions and writes taking turns at the file's gate. */
-export function gatedSqliteAdapter(file: string): AdapterFactory {
+export function gatedSqliteAdapter(file: string, options: GateOptions = {}): AdapterFactory {
   const factory = new PrismaBetterSQLite3({ url: file });
   const gate = writeGateOf(file);
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => gatedAdapter(await factory.connect(), gate),
+    connect: async () => gatedAdapter(await factory.connect(), gate, options),
     connectToShadowDb: () => factory.connectToShadowDb(),
   };
 }

@@ -79,7 +79,8 @@ async function main(argv: string[]): Promise<unknown> {
   const secret = loadServerSecret(env);
   const vault = new KeyVault(secret);
   await migrate(env.DATABASE_URL);
-  const prisma = createPrisma(env.DATABASE_URL);
+  // Beside a running server on the same SQLite file: a read-then-write transaction must not meet its commits.
+  const prisma = createPrisma(env.DATABASE_URL, { immediate: true });
   const clock = new QuotaClock(env.QUOTA_TIMEZONE);
   const store = openStore(env.DATABASE_URL);
   const accounts = new Accounts(prisma, clock, store);
