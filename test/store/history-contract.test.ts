@@ -164,6 +164,22 @@ describe.each(drivers)("the $name store's history and tracked URLs", ({ database
       expect(await b.history.compact(day3, 1_000)).toBe(0);
     });
 
+    it("compacts a batch of URLs together, each from where its own last compaction ended", async () => {
+      const list = await ids(urls(3));
+      for (const id of list) for (let h = 0; h < 72; h += 5) await a.history.record([{ urlId: id, at: T0 + h * HOUR, values: values(h, id) }]);
+      const day2 = T0 / HOUR + 24;
+      const day3 = T0 / HOUR + 48;
+      // The first URL alone up to day 2, then all three up to day 3 in one batch.
+      expect(await a.history.compact(day2, 1)).toBe(1);
+      expect(await b.history.compact(day3, 1_000)).toBeGreaterThanOrEqual(3);
+      for (const id of list) {
+        const points = await b.history.points(id, T0, T0 + 72 * HOUR);
+        expect(points.map((p) => (p.at - T0) / HOUR)).toEqual([20, 45, 50, 55, 60, 65, 70]);
+        expect(points[0]!.values).toEqual(values(20, id));
+      }
+      expect(await a.history.compact(day3, 1_000)).toBe(0);
+    });
+
     it("compaction keeps every network of the points it leaves", async () => {
       const [id] = await ids(urls(1));
       const base = T0 + 10 * DAY;

@@ -28,8 +28,19 @@ const SQL = {
   points: `SELECT url_id, ${POINT_TIMES}, ${COLUMNS} FROM observation WHERE url_id = ANY($1::int[]) AND hour >= $2 AND hour <= $3 ORDER BY url_id, hour`,
   atOrBefore: `SELECT ${POINT_TIMES}, ${COLUMNS} FROM observation WHERE url_id = $1 AND hour <= $2 ORDER BY hour DESC LIMIT 2`,
   toCompact: "SELECT id, compacted_to_hour FROM counted_url WHERE compacted_to_hour < $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED",
-  compact: `DELETE FROM observation WHERE url_id = $1 AND hour >= $2 AND hour < $3 AND ${EARLIER_IN_ITS_DAY}`,
-  compacted: "UPDATE counted_url SET compacted_to_hour = $1 WHERE id = $2",
+  /**
+   * A batch of URLs, each from where its last compaction ended, in two statements (most new URLs have nothing
+   * to compact: one statement pair per URL was the bulk worker's busiest query). The rows are locked in
+   * (url_id, hour) order, as observation writers lock theirs.
+   */
+  compact: `
+    DELETE FROM observation o USING (
+      SELECT observation.url_id, observation.hour FROM observation
+      JOIN unnest($1::int[], $2::int[]) AS c(id, from_hour) ON observation.url_id = c.id
+      WHERE observation.hour >= c.from_hour AND observation.hour < $3 AND ${EARLIER_IN_ITS_DAY}
+      ORDER BY observation.url_id, observation.hour FOR UPDATE OF observation) d
+    WHERE o.url_id = d.url_id AND o.hour = d.hour`,
+  compacted: "UPDATE counted_url SET compacted_to_hour = $1 WHERE id = ANY($2::int[])",
   noteQueried: `
     INSERT INTO queried_url (account_id, url_id, first_at) SELECT $1, u, $3 FROM unnest($2::int[]) AS u ORDER BY u
     ON CONFLICT DO NOTHING`,
@@ -98,11 +109,11 @@ export function postgresHistory(sql: Sql): HistoryStore {
     },
     async compact(beforeHour, maxUrls) {
       return sql.transaction(async (client) => {
-        const { rows } = await client.query<{ id: number; compacted_to_hour: number }>(SQL.toCompact, [beforeHour, maxUrls]);
-        for (const { id, compacted_to_hour } of rows) {
-          await client.query(SQL.compact, [id, compacted_to_hour, beforeHour]);
-          await client.query(SQL.compacted, [beforeHour, id]);
-        }
+        const { rows } = await client.query<{ id: number; compacted_to_hour: number }>({ name: "urlsToCompact", text: SQL.toCompact, values: [beforeHour, maxUrls] });
+        if (rows.length === 0) return 0;
+        const ids = rows.map((row) => row.id);
+        await client.query({ name: "compactObservations", text: SQL.compact, values: [ids, rows.map((row) => row.compacted_to_hour), beforeHour] });
+        await client.query({ name: "urlsCompacted", text: SQL.compacted, values: [beforeHour, ids] });
         return rows.length;
       });
     },
