@@ -85,5 +85,16 @@ describe.each(drivers)("the $name store's bulk job names and quota spent", ({ da
       expect(await b.bulk.complete(counted(queued.slice(4)), { ...quota, day: "2026-05-04" }, 22)).toEqual(["completed", "completed"]);
       expect(await b.bulk.job("chunked", id)).toMatchObject({ urlsCompleted: 6, completedAt: 22 });
     });
+
+    it("counts a chunk that spans two of the account's jobs on each job", async () => {
+      const id = await stores.account();
+      const first = await a.bulk.create({ id: "spans-1", accountId: id, createdAt: 1 }, urls(2));
+      const second = await a.bulk.create({ id: "spans-2", accountId: id, createdAt: 2 }, urls(3));
+      const chunk = [second[0]!, first[0]!, second[1]!, first[1]!].map((item) => ({ item, result: { counts: COUNTS } }));
+      expect(await b.bulk.complete(chunk, { day: "2026-05-05", dailyQuota: 10 }, 30)).toEqual(["completed", "completed", "completed", "completed"]);
+      expect(await a.bulk.job("spans-1", id)).toMatchObject({ urlsCompleted: 2, completedAt: 30 });
+      expect(await a.bulk.job("spans-2", id)).toMatchObject({ urlsCompleted: 2, completedAt: null });
+      expect(await a.usage.queriesOn(id, "2026-05-05")).toBe(4);
+    });
   });
 });

@@ -1,9 +1,7 @@
 import type { BulkCompletion, BulkStore, CountedItem } from "../bulk.ts";
 import { networkListOf } from "../accounts.ts";
 import { networksColumn, resultColumn, toCountedUrl, toJob, toResult, type CountedUrlRow, type JobRow } from "../bulk-rows.ts";
-import type pg from "pg";
 import type { Sql } from "./pool.ts";
-import { reserveUpToOn } from "./usage.ts";
 
 const SQL = {
   insertJob: "INSERT INTO bulk_job (id, account_id, urls_queued, urls_completed, created_at, networks, name, request_id) VALUES ($1, $2, $3, 0, $4, $5, $6, $7)",
@@ -25,18 +23,8 @@ const SQL = {
     WHERE completed_at IS NULL AND (paused_until IS NULL OR paused_until <= $1)
     ORDER BY created_at`,
   queued: "SELECT id, count_url FROM bulk_url WHERE job_id = $1 AND completed_at IS NULL AND id > $2 ORDER BY id LIMIT $3",
-  // complete(): one transaction, locks taken in the same order everywhere (URLs by id, usage row, jobs by id),
-  // so no deadlocks. Under READ COMMITTED a second process locking the same URLs waits for the first to commit,
-  // re-checks `completed_at IS NULL` and finds them done: each URL is answered and counted once.
-  lockQueued: "SELECT id FROM bulk_url WHERE id = ANY($1::int[]) AND completed_at IS NULL ORDER BY id FOR UPDATE",
-  storeResults: `
-    UPDATE bulk_url u SET result = r.result, completed_at = $3
-    FROM unnest($1::int[], $2::text[]) AS r(id, result) WHERE u.id = r.id`,
-  // Jobs sorted by the caller.
-  advanceJobs: `
-    UPDATE bulk_job j SET urls_completed = j.urls_completed + a.n,
-      completed_at = CASE WHEN j.urls_completed + a.n >= j.urls_queued THEN $3::bigint ELSE NULL END
-    FROM unnest($1::text[], $2::int[]) AS a(id, n) WHERE j.id = a.id`,
+  // One statement: the function (migration 0022) locks, reserves, stores and advances in one transaction.
+  complete: "SELECT open_ids, granted FROM sharecount_complete_bulk_urls($1::int[], $2::json, $3, $4, $5::int, $6::bigint)",
   pause: "UPDATE bulk_job SET paused_until = $1 WHERE account_id = $2 AND completed_at IS NULL",
   resumeAccount: "UPDATE bulk_job SET paused_until = NULL WHERE account_id = $1 AND completed_at IS NULL",
   resumePlan: `
@@ -122,8 +110,19 @@ export function postgresBulk(sql: Sql): BulkStore {
       const row = (await sql.query<{ networks: string | null }>("bulkJobNetworks", SQL.networksOf, [jobId])).rows[0];
       return row ? networkListOf(row.networks) : undefined;
     },
-    complete(counted, quota, now) {
-      return counted.length === 0 ? Promise.resolve([]) : sql.transaction((client) => completeIn(client, counted, quota, now));
+    async complete(counted, quota, now) {
+      if (counted.length === 0) return [];
+      const accountId = counted[0]!.item.accountId;
+      if (counted.some(({ item }) => item.accountId !== accountId)) throw new Error("bulk URLs of one account at a time");
+      const { rows } = await sql.query<{ open_ids: number[]; granted: number }>("completeBulkUrls", SQL.complete, [
+        counted.map(({ item }) => item.id),
+        JSON.stringify(counted.map(({ result }) => resultColumn(result))),
+        accountId,
+        quota.day,
+        quota.dailyQuota,
+        now,
+      ]);
+      return outcomesOf(counted, new Set(rows[0]!.open_ids), rows[0]!.granted);
     },
     async pause(accountId, until) {
       await sql.query("pauseBulkJobs", SQL.pause, [until, accountId]);
@@ -138,17 +137,10 @@ export function postgresBulk(sql: Sql): BulkStore {
   };
 }
 
-/** BulkStore.complete on one connection, inside its transaction. */
-async function completeIn(client: pg.PoolClient, counted: readonly CountedItem[], quota: { day: string; dailyQuota: number }, now: number): Promise<BulkCompletion[]> {
-  const accountId = counted[0]!.item.accountId;
-  if (counted.some(({ item }) => item.accountId !== accountId)) throw new Error("bulk URLs of one account at a time");
-  const ids = counted.map(({ item }) => item.id);
-  const locked = await client.query<{ id: number }>({ name: "lockQueuedBulkUrls", text: SQL.lockQueued, values: [ids] });
-  const open = new Set(locked.rows.map((r) => r.id));
-  if (open.size === 0) return counted.map(() => "already_done");
-  const granted = await reserveUpToOn(client, accountId, quota.day, quota.dailyQuota, open.size, 1);
+/** What became of each URL, as the function decided: the first `granted` open URLs, each once, were stored. */
+function outcomesOf(counted: readonly CountedItem[], open: Set<number>, granted: number): BulkCompletion[] {
   let left = granted;
-  const outcomes = counted.map(({ item }): BulkCompletion => {
+  return counted.map(({ item }): BulkCompletion => {
     // A URL listed twice is stored once.
     if (!open.has(item.id)) return "already_done";
     if (left === 0) return "quota_exhausted";
@@ -156,12 +148,4 @@ async function completeIn(client: pg.PoolClient, counted: readonly CountedItem[]
     left--;
     return "completed";
   });
-  const done = counted.filter((_, i) => outcomes[i] === "completed");
-  if (done.length === 0) return outcomes;
-  await client.query({ name: "storeBulkResults", text: SQL.storeResults, values: [done.map(({ item }) => item.id), done.map(({ result }) => resultColumn(result)), now] });
-  const perJob = new Map<string, number>();
-  for (const { item } of done) perJob.set(item.jobId, (perJob.get(item.jobId) ?? 0) + 1);
-  const jobs = [...perJob.keys()].sort();
-  await client.query({ name: "advanceBulkJobs", text: SQL.advanceJobs, values: [jobs, jobs.map((id) => perJob.get(id)!), now] });
-  return outcomes;
 }

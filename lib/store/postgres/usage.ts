@@ -1,5 +1,4 @@
 import { REFUSAL_REASONS, type CountedDay, type RefusedDay, type Reservation, type UsageStore } from "../usage.ts";
-import type pg from "pg";
 import { sortedBy, type Sql } from "./pool.ts";
 
 const SQL = {
@@ -77,16 +76,6 @@ function mergedRefusals(days: readonly RefusedDay[]): RefusedDay[] {
  * Reservations are not batched per event-loop turn as on SQLite: each is one round trip on the pool (with
  * Redis, the quota counters live there and only their per-turn totals come here, through reserveMany).
  */
-/**
- * Takes what fits of `wanted` queries on the account's usage row, but none unless `minimum` fit, on a caller's
- * connection inside its transaction (a batch of bulk URLs is counted with its results): how many were taken.
- */
-export async function reserveUpToOn(client: pg.PoolClient, accountId: string, day: string, dailyQuota: number, wanted: number, minimum: number): Promise<number> {
-  await client.query({ name: "ensureUsageRow", text: SQL.ensureRow, values: [accountId, day] });
-  const { rows } = await client.query<{ granted: number }>({ name: "reserveUpTo", text: SQL.reserveUpTo, values: [accountId, day, wanted, dailyQuota, minimum] });
-  return rows[0]?.granted ?? 0;
-}
-
 export function postgresUsage(sql: Sql): UsageStore {
   return {
     async reserve(accountId, day, dailyQuota) {
