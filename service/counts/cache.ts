@@ -3,6 +3,7 @@ import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import { storedCountsSchema } from "../../lib/counts/values.ts";
 import type { Maybe } from "../../lib/maybe.ts";
+import { perTick } from "../../lib/store/per-tick.ts";
 
 /** A count answer as cached: what the networks said, and until when it may be served. */
 const cacheEntrySchema = z.object({
@@ -47,8 +48,7 @@ const LOCAL_MS = 1000;
 export function redisCountCache(redis: Redis, prefix: string, maxUrls: number, now: () => number = Date.now): CountCache {
   const local = new LRUCache<string, CacheEntry>({ max: Math.min(maxUrls, 10_000), ttl: LOCAL_MS, ttlAutopurge: false });
   const key = (url: string) => `${prefix}:count:${url}`;
-  const read = async (url: string): Promise<CacheEntry | undefined> => {
-    const raw = await redis.get(key(url));
+  const entryOf = (url: string, raw: string | null): CacheEntry | undefined => {
     if (raw === null) return undefined;
     // Another version of the service may have written it: an entry of another shape is a miss.
     const parsed = cacheEntrySchema.safeParse(JSON.parse(raw));
@@ -57,6 +57,11 @@ export function redisCountCache(redis: Redis, prefix: string, maxUrls: number, n
     local.set(url, entry, { ttl: Math.max(1, Math.min(LOCAL_MS, entry.expiresAt - now())) });
     return entry;
   };
+  // A turn's reads in one MGET: a bulk worker looks up many URLs at once.
+  const read = perTick(async (urls: string[]) => {
+    const raws = urls.length === 1 ? [await redis.get(key(urls[0]!))] : await redis.mget(urls.map(key));
+    return urls.map((url, i) => entryOf(url, raws[i] ?? null));
+  });
   return {
     get(url) {
       return local.get(url) ?? read(url);
