@@ -137,6 +137,8 @@ function gatedAdapter(adapter: Adapter, gate: SqliteWriteGate, options: GateOpti
             await begun.executeRaw(ROLLBACK);
             await begun.executeRaw(BEGIN_IMMEDIATE);
           } catch (error) {
+            // The adapter's rollback() sends no statement: a transaction the ROLLBACK above left open ends here.
+            await begun.executeRaw(ROLLBACK).catch(() => undefined);
             await transaction.rollback().catch(() => undefined);
             throw error;
           }

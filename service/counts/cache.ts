@@ -37,6 +37,14 @@ export function memoryCountCache(maxUrls: number): CountCache {
   };
 }
 
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** How long a process keeps an answer it read from Redis: popular URLs cost no round trip on most requests. */
 const LOCAL_MS = 1000;
 
@@ -50,8 +58,9 @@ export function redisCountCache(redis: Redis, prefix: string, maxUrls: number, n
   const key = (url: string) => `${prefix}:count:${url}`;
   const entryOf = (url: string, raw: string | null): CacheEntry | undefined => {
     if (raw === null) return undefined;
-    // Another version of the service may have written it: an entry of another shape is a miss.
-    const parsed = cacheEntrySchema.safeParse(JSON.parse(raw));
+    // Another version of the service may have written it: an entry of another shape is a miss, and fails no
+    // other URL read in the same MGET.
+    const parsed = cacheEntrySchema.safeParse(parsedJson(raw));
     if (!parsed.success) return undefined;
     const entry = parsed.data;
     local.set(url, entry, { ttl: Math.max(1, Math.min(LOCAL_MS, entry.expiresAt - now())) });

@@ -119,6 +119,30 @@ describe.skipIf(skip)("PostgreSQL store", () => {
     expect((await a.tracked.claimDue(2_000, 1_000_000, 60_000, "later")).map((d) => d.urlId).filter((u) => urlIds.includes(u))).toEqual([urlIds[0]]);
   });
 
+  it("grants a bulk batch nothing when its usage row is deleted while the batch waits for it", async () => {
+    const id = await account();
+    const day = "2026-06-01";
+    const urls = [1, 2].map((n) => ({ url: `https://usage-gone.example/${n}`, countUrl: `https://usage-gone.example/${n}` }));
+    const queued = await a.bulk.create({ id: "usage-gone", accountId: id, createdAt: 1 }, urls);
+    const holder = new pg.Client({ connectionString: stores.db.url });
+    await holder.connect();
+    try {
+      await holder.query("INSERT INTO daily_usage (account_id, day, queries) VALUES ($1, $2, 0)", [id, day]);
+      await holder.query("BEGIN");
+      await holder.query("SELECT 1 FROM daily_usage WHERE account_id = $1 AND day = $2 FOR UPDATE", [id, day]);
+      const completing = b.bulk.complete(queued.map((item) => ({ item, result: { counts: { Facebook: null, Pinterest: 1 } } })), { day, dailyQuota: 1 }, 5);
+      const waiting = "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
+      await until("the batch to wait for the usage row", async () => (await holder.query<{ n: number }>(waiting)).rows[0]!.n, (n) => n > 0);
+      await holder.query("DELETE FROM daily_usage WHERE account_id = $1 AND day = $2", [id, day]);
+      await holder.query("COMMIT");
+      expect(await completing).toEqual(["quota_exhausted", "quota_exhausted"]);
+    } finally {
+      await holder.end();
+    }
+    expect(await a.bulk.queued({ id: "usage-gone", accountId: id }, 0, 10)).toHaveLength(2);
+    expect(await a.bulk.job("usage-gone", id)).toMatchObject({ urlsCompleted: 0, completedAt: null });
+  });
+
   it("tells an unreachable server (a 503) from a failing query", async () => {
     const nowhere = openPostgresStore("postgresql://postgres@127.0.0.1:1/test");
     const refused = await nowhere.ping().then(() => null, (error: unknown) => error);

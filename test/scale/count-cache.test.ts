@@ -23,11 +23,12 @@ describe.skipIf(noRedis !== undefined)("the count cache on Redis", () => {
     redis.disconnect();
   });
 
-  it("answers another process's entries, reading one turn's URLs in one MGET; a missing or foreign entry is a miss", async () => {
+  it("answers another process's entries, reading one turn's URLs in one MGET; a missing, foreign or garbled entry is a miss", async () => {
     const writer = redisCountCache(redis, prefix, 100, () => NOW);
     await writer.set("https://a.example/", entry(1));
     await writer.set("https://b.example/", entry(2));
     await redis.set(`${prefix}:count:https://foreign.example/`, JSON.stringify({ shape: "of another version" }));
+    await redis.set(`${prefix}:count:https://garbled.example/`, "{not json");
 
     // Another process: nothing of these in its own memory.
     const reader = redisCountCache(redis, prefix, 100, () => NOW);
@@ -39,9 +40,9 @@ describe.skipIf(noRedis !== undefined)("the count cache on Redis", () => {
       },
     });
     const turn = redisCountCache(spied, prefix, 100, () => NOW);
-    const urls = ["https://a.example/", "https://missing.example/", "https://b.example/", "https://foreign.example/"];
+    const urls = ["https://a.example/", "https://missing.example/", "https://b.example/", "https://foreign.example/", "https://garbled.example/"];
     const answers = await Promise.all(urls.map((url) => turn.get(url)));
-    expect(answers.map((answer) => answer?.counts.Facebook?.share_count)).toEqual([1, undefined, 2, undefined]);
+    expect(answers.map((answer) => answer?.counts.Facebook?.share_count)).toEqual([1, undefined, 2, undefined, undefined]);
     expect(calls).toEqual({ get: 0, mget: 1 });
 
     // A URL alone in its turn, and what was read is then held in memory.

@@ -114,7 +114,7 @@ export function postgresBulk(sql: Sql): BulkStore {
       if (counted.length === 0) return [];
       const accountId = counted[0]!.item.accountId;
       if (counted.some(({ item }) => item.accountId !== accountId)) throw new Error("bulk URLs of one account at a time");
-      const { rows } = await sql.query<{ open_ids: number[]; granted: number }>("completeBulkUrls", SQL.complete, [
+      const { rows } = await sql.query<{ open_ids: number[]; granted: number | null }>("completeBulkUrls", SQL.complete, [
         counted.map(({ item }) => item.id),
         JSON.stringify(counted.map(({ result }) => resultColumn(result))),
         accountId,
@@ -122,7 +122,7 @@ export function postgresBulk(sql: Sql): BulkStore {
         quota.dailyQuota,
         now,
       ]);
-      return outcomesOf(counted, new Set(rows[0]!.open_ids), rows[0]!.granted);
+      return outcomesOf(counted, new Set(rows[0]!.open_ids), rows[0]!.granted ?? 0);
     },
     async pause(accountId, until) {
       await sql.query("pauseBulkJobs", SQL.pause, [until, accountId]);

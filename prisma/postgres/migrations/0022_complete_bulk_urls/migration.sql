@@ -26,7 +26,9 @@ BEGIN
   INSERT INTO daily_usage (account_id, day, queries) VALUES (usage_account, usage_day, 0) ON CONFLICT (account_id, day) DO NOTHING;
   SELECT GREATEST(LEAST(cardinality(open_ids), quota - d.queries), 0) INTO granted
     FROM daily_usage d WHERE d.account_id = usage_account AND d.day = usage_day FOR UPDATE;
-  IF granted = 0 THEN
+  -- The row deleted between the two statements: nothing is granted (NULL would lift the LIMIT below).
+  IF NOT FOUND OR granted = 0 THEN
+    granted := 0;
     RETURN;
   END IF;
   UPDATE daily_usage d SET queries = d.queries + granted WHERE d.account_id = usage_account AND d.day = usage_day;
@@ -41,7 +43,8 @@ BEGIN
   )
   SELECT array_agg(s.job_id ORDER BY s.job_id), array_agg(s.n ORDER BY s.job_id) INTO job_ids, job_counts
     FROM (SELECT stored.job_id, count(*)::int AS n FROM stored GROUP BY stored.job_id) s;
-  PERFORM 1 FROM bulk_job j WHERE j.id = ANY(job_ids) ORDER BY j.id FOR UPDATE;
+  -- The lock the UPDATE below takes anyway, in id order; it does not hold back foreign-key checks.
+  PERFORM 1 FROM bulk_job j WHERE j.id = ANY(job_ids) ORDER BY j.id FOR NO KEY UPDATE;
   UPDATE bulk_job j SET urls_completed = j.urls_completed + a.n,
       completed_at = CASE WHEN j.urls_completed + a.n >= j.urls_queued THEN completed ELSE NULL END
     FROM unnest(job_ids, job_counts) AS a(id, n) WHERE j.id = a.id;
