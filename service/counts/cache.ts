@@ -4,6 +4,7 @@ import { z } from "zod";
 import { storedCountsSchema } from "../../lib/counts/values.ts";
 import type { Maybe } from "../../lib/maybe.ts";
 import { perTick } from "../../lib/store/per-tick.ts";
+import { parseJson } from "../networks/upstream.ts";
 
 /** A count answer as cached: what the networks said, and until when it may be served. */
 const cacheEntrySchema = z.object({
@@ -37,14 +38,6 @@ export function memoryCountCache(maxUrls: number): CountCache {
   };
 }
 
-function parsedJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** How long a process keeps an answer it read from Redis: popular URLs cost no round trip on most requests. */
 const LOCAL_MS = 1000;
 
@@ -60,7 +53,7 @@ export function redisCountCache(redis: Redis, prefix: string, maxUrls: number, n
     if (raw === null) return undefined;
     // Another version of the service may have written it: an entry of another shape is a miss, and fails no
     // other URL read in the same MGET.
-    const parsed = cacheEntrySchema.safeParse(parsedJson(raw));
+    const parsed = cacheEntrySchema.safeParse(parseJson(raw));
     if (!parsed.success) return undefined;
     const entry = parsed.data;
     local.set(url, entry, { ttl: Math.max(1, Math.min(LOCAL_MS, entry.expiresAt - now())) });
